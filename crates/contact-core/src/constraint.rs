@@ -1,0 +1,252 @@
+//! Constraints `g_k(q)` on the bodies' points, their Jacobian rows and `J̇_k q̇`.
+//!
+//! For each constraint we need what eq. (4)–(5) of the paper use:
+//!
+//! ```text
+//! g_k(q)                           value (= 0 for equalities, ≥ 0 for inequalities)
+//! J_k = ∂g_k/∂q                    1 × n row, sparse: it touches at most 4 coordinates
+//! J̇_k q̇ = Σ ∂²g_k/∂qi∂qj q̇i q̇j     the velocity term of eq. (4)
+//! ```
+//!
+//! Geometries, with `p_a`, `p_b` the body points, `r_a`, `r_b` their radii:
+//!
+//! * half-plane `g = n·p_a − c − r_a |n|`: `J = nᵀ P_a`, `J̇q̇ = n·(Ṗ_a q̇)`.
+//!   `n` need not be unit: the wedge's `g1 = x − y` is `n = (1, −1), c = 0`.
+//! * distance-like, with `δ = p_a − p_b`, `ℓ = |δ|`, `ν = δ/ℓ`:
+//!   `ℓ̈ = ν·δ̈ + (|δ̇|² − (ν·δ̇)²)/ℓ`, so `J = νᵀ P_a − νᵀ P_b` and
+//!   `J̇q̇ = ν·(Ṗ_a q̇ − Ṗ_b q̇) + (|δ̇|² − (ν·δ̇)²)/ℓ`.
+//!   - ball contact `g = ℓ − r_a − r_b ≥ 0`;
+//!   - rod `g = ℓ − L = 0`; string (taut rope) `g = L − ℓ ≥ 0` (signs flipped).
+//! * coordinate bound on coordinate `i`: `g = q_i − u0 ≥ 0` or `g = u1 − q_i ≥ 0`.
+
+use nalgebra::Vector2;
+
+use crate::body::{Body, PointKin};
+
+/// Equality (`g = 0`, eq. 2) or inequality (`g ≥ 0`, eq. 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConstraintKind {
+    Equality,
+    Inequality,
+}
+
+/// The geometric meaning of a constraint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Geometry {
+    /// `n·p − c − r|n| ≥ 0` for body `body`.
+    HalfPlane { body: usize, normal: Vector2<f64>, offset: f64 },
+    /// Non-penetration of two round bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
+    Contact { a: usize, b: usize },
+    /// A rod (`|p_a − p_b| = L`, equality) or a string (`|p_a − p_b| ≤ L`, inequality).
+    Distance { a: usize, b: usize, length: f64 },
+    /// `q_{coord} ≥ value` (`upper = false`) or `q_{coord} ≤ value` (`upper = true`)
+    /// for the coordinate of index `coord` within body `body`.
+    CoordBound { body: usize, coord: usize, value: f64, upper: bool },
+}
+
+/// One constraint of the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constraint {
+    pub name: String,
+    pub kind: ConstraintKind,
+    pub geometry: Geometry,
+    /// Restitution for impacts on this constraint; `None` takes the scene's.
+    pub restitution: Option<f64>,
+}
+
+impl Constraint {
+    /// The bodies the constraint acts on (one or two).
+    pub fn bodies(&self) -> Vec<usize> {
+        match self.geometry {
+            Geometry::HalfPlane { body, .. } | Geometry::CoordBound { body, .. } => vec![body],
+            Geometry::Contact { a, b } | Geometry::Distance { a, b, .. } => vec![a, b],
+        }
+    }
+
+    pub fn is_inequality(&self) -> bool {
+        self.kind == ConstraintKind::Inequality
+    }
+
+    /// Evaluates `g`, `J_k` and `J̇_k q̇` at `(q, q̇)`.
+    pub fn eval(&self, bodies: &[Body], q: &[f64], qd: &[f64]) -> RowEval {
+        match self.geometry {
+            Geometry::HalfPlane { body, normal, offset } => {
+                let b = &bodies[body];
+                let k = b.kinematics(q, qd);
+                let mut row = SparseRow::default();
+                row.add_point(&k, normal);
+                RowEval { g: normal.dot(&k.p) - offset - b.radius * normal.norm(), row, jd_qd: normal.dot(&k.bias) }
+            }
+            Geometry::Contact { a, b } => {
+                let r = bodies[a].radius + bodies[b].radius;
+                distance_row(bodies, a, b, q, qd, 1.0, -r)
+            }
+            Geometry::Distance { a, b, length } => match self.kind {
+                ConstraintKind::Equality => distance_row(bodies, a, b, q, qd, 1.0, -length),
+                ConstraintKind::Inequality => distance_row(bodies, a, b, q, qd, -1.0, length),
+            },
+            Geometry::CoordBound { body, coord, value, upper } => {
+                let i = bodies[body].offset + coord;
+                let s = if upper { -1.0 } else { 1.0 };
+                let mut row = SparseRow::default();
+                row.push(i, s);
+                RowEval { g: s * (q[i] - value), row, jd_qd: 0.0 }
+            }
+        }
+    }
+}
+
+/// `g = sign · |p_a − p_b| + shift`, with its row and `J̇q̇` (see module docs).
+fn distance_row(bodies: &[Body], a: usize, b: usize, q: &[f64], qd: &[f64], sign: f64, shift: f64) -> RowEval {
+    let ka = bodies[a].kinematics(q, qd);
+    let kb = bodies[b].kinematics(q, qd);
+    let delta = ka.p - kb.p;
+    let delta_dot = ka.v - kb.v;
+    let len = delta.norm();
+    // Coincident points have no direction: pick one and drop the curvature term,
+    // so the row stays finite (the solver copes with whatever follows).
+    let (nu, curvature) = if len > 1e-12 {
+        let nu = delta / len;
+        let along = nu.dot(&delta_dot);
+        (nu, (delta_dot.norm_squared() - along * along) / len)
+    } else {
+        (Vector2::new(0.0, 1.0), 0.0)
+    };
+    let mut row = SparseRow::default();
+    row.add_point(&ka, nu * sign);
+    row.add_point(&kb, -nu * sign);
+    RowEval { g: sign * len + shift, row, jd_qd: sign * (nu.dot(&(ka.bias - kb.bias)) + curvature) }
+}
+
+/// A Jacobian row with at most four non-zero entries `(column, value)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SparseRow {
+    entries: [(usize, f64); 4],
+    len: usize,
+}
+
+impl SparseRow {
+    /// Adds `value` at `column` (merging with an existing entry of the same column).
+    pub fn push(&mut self, column: usize, value: f64) {
+        if let Some(e) = self.entries[..self.len].iter_mut().find(|e| e.0 == column) {
+            e.1 += value;
+        } else {
+            self.entries[self.len] = (column, value);
+            self.len += 1;
+        }
+    }
+
+    /// Adds `wᵀ P` for a point whose Jacobian columns are in `k`.
+    fn add_point(&mut self, k: &PointKin, w: Vector2<f64>) {
+        for (i, col) in k.columns() {
+            self.push(*i, w.dot(col));
+        }
+    }
+
+    pub fn entries(&self) -> &[(usize, f64)] {
+        &self.entries[..self.len]
+    }
+
+    /// `J_k x` for a dense vector `x`.
+    pub fn dot(&self, x: &[f64]) -> f64 {
+        self.entries().iter().map(|(i, v)| v * x[*i]).sum()
+    }
+
+    /// `J_k W J_lᵀ` for a diagonal `W` (the entries of `A = J M⁻¹ Jᵀ`).
+    pub fn weighted_dot(&self, other: &SparseRow, w: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (i, a) in self.entries() {
+            for (j, b) in other.entries() {
+                if i == j {
+                    s += a * b * w[*i];
+                }
+            }
+        }
+        s
+    }
+}
+
+/// A constraint evaluated at one state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RowEval {
+    /// `g_k(q)`.
+    pub g: f64,
+    /// `J_k = ∂g_k/∂q`.
+    pub row: SparseRow,
+    /// `J̇_k q̇`.
+    pub jd_qd: f64,
+}
+
+impl RowEval {
+    /// Baumgarte's right-hand side, eq. (5): `d_k = −J̇_k q̇ − (2/τ) J_k q̇ − g_k/τ²`.
+    pub fn baumgarte_d(&self, qd: &[f64], tau: f64) -> f64 {
+        -self.jd_qd - 2.0 / tau * self.row.dot(qd) - self.g / (tau * tau)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyKind;
+    use crate::curve::Curve;
+
+    fn body(kind: BodyKind, radius: f64, offset: usize) -> Body {
+        Body {
+            name: "b".into(),
+            kind,
+            mass: 1.0,
+            radius,
+            force: Vector2::zeros(),
+            damping: 0.0,
+            user_force: Vector2::zeros(),
+            offset,
+        }
+    }
+
+    /// `J` is the gradient of `g` and `J̇q̇` the second time derivative of `g`
+    /// at constant `q̈ = 0`, both checked by finite differences along a trajectory.
+    #[test]
+    fn rows_and_velocity_terms_match_finite_differences() {
+        let bodies = vec![
+            body(BodyKind::Particle, 0.1, 0),
+            body(BodyKind::Bead(Curve::Cycloid { origin: (0.0, 0.0), r: 0.5 }), 0.05, 2),
+            body(BodyKind::Fixed { position: (1.0, 2.0) }, 0.2, 0),
+        ];
+        let geoms = [
+            (ConstraintKind::Inequality, Geometry::HalfPlane { body: 1, normal: Vector2::new(0.3, -1.2), offset: 0.1 }),
+            (ConstraintKind::Inequality, Geometry::Contact { a: 0, b: 1 }),
+            (ConstraintKind::Inequality, Geometry::Contact { a: 1, b: 2 }),
+            (ConstraintKind::Equality, Geometry::Distance { a: 0, b: 2, length: 1.0 }),
+            (ConstraintKind::Inequality, Geometry::Distance { a: 1, b: 0, length: 1.0 }),
+            (ConstraintKind::Inequality, Geometry::CoordBound { body: 1, coord: 0, value: 0.2, upper: true }),
+        ];
+        let q0 = [0.3, -0.4, 0.7];
+        let qd = [0.8, 0.5, -1.1];
+        // Trajectory with q̈ = 0: q(t) = q0 + t q̇.
+        let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
+        let e = 1e-4;
+        for (kind, geometry) in geoms {
+            let c = Constraint { name: "c".into(), kind, geometry, restitution: None };
+            let ev = c.eval(&bodies, &q0, &qd);
+            let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
+            let gdot = (g(e) - g(-e)) / (2.0 * e);
+            let gddot = (g(e) - 2.0 * g(0.0) + g(-e)) / (e * e);
+            assert!((gdot - ev.row.dot(&qd)).abs() < 1e-6, "{:?}: J q̇", c.geometry);
+            assert!((gddot - ev.jd_qd).abs() < 1e-4, "{:?}: J̇ q̇ {gddot} vs {}", c.geometry, ev.jd_qd);
+        }
+    }
+
+    #[test]
+    fn wedge_rows_are_the_papers_eq_10() {
+        let bodies = vec![body(BodyKind::Particle, 0.0, 0)];
+        let g1 = Constraint {
+            name: "g1".into(),
+            kind: ConstraintKind::Inequality,
+            geometry: Geometry::HalfPlane { body: 0, normal: Vector2::new(1.0, -1.0), offset: 0.0 },
+            restitution: None,
+        };
+        let ev = g1.eval(&bodies, &[0.5, 0.2], &[0.0, 0.0]);
+        assert_eq!(ev.row.entries(), &[(0, 1.0), (1, -1.0)]);
+        assert!((ev.g - 0.3).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,168 @@
+//! Rewinding to the first activation of an inequality inside a step.
+//!
+//! A trial step from `(q, q̇)` over `h` with `q̈` held constant follows the
+//! integrator's path `q(s)`, `s ∈ [0, h]` ([`crate::Integrator::advance`]). If an
+//! inequality that was inactive at the start (`g_k > tol`) ends violated
+//! (`g_k(q(h)) < 0`), the step went too far. For each such `k` the function
+//! `s ↦ g_k(q(s))` changes sign on `(0, h]`; a bracketing root finder (Illinois,
+//! the regula falsi that halves the retained end's value, with a bisection
+//! fallback) locates its root to `|g| ≤ 1e-12` or a bracket `≤ 1e-13 s`, keeping
+//! the end where `g ≥ 0` so nothing penetrates. The earliest root `s*` is the
+//! event: the whole state is rewound to the start, advanced by `s*`, the impact
+//! is resolved ([`crate::impulse`]), and the step goes on with `h − s*`.
+//!
+//! Zeno guards: at most `max_per_step` events in one step (after that the rest of
+//! the step is taken and Baumgarte mends what is left), and an approach speed
+//! below `min_impact_speed` makes the impact plastic (`e = 0`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::impulse::{self, ImpulseMode};
+use crate::model::State;
+use crate::world::World;
+
+/// How events are handled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EventSettings {
+    /// Rewind to first activations (off: the paper's bare algorithms).
+    pub enabled: bool,
+    /// Default restitution coefficient `e` (a constraint may override it).
+    pub restitution: f64,
+    pub impulses: ImpulseMode,
+    /// Zeno guard: events allowed in one step.
+    pub max_per_step: usize,
+    /// Below this approach speed (m/s) an impact is plastic.
+    pub min_impact_speed: f64,
+}
+
+impl Default for EventSettings {
+    fn default() -> Self {
+        EventSettings {
+            enabled: true,
+            restitution: 0.5,
+            impulses: ImpulseMode::Simultaneous,
+            max_per_step: 16,
+            min_impact_speed: 1e-3,
+        }
+    }
+}
+
+/// One rewind to a first activation and the impact resolved there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// Time of the activation.
+    pub t: f64,
+    /// Offset of the activation from the start of the sub-step.
+    pub dt: f64,
+    /// The constraints that activated (reached `g = 0`) at `t`.
+    pub constraints: Vec<usize>,
+    /// `(k, −J_k q̇⁻)` for each contact approaching at `t` (positive: approaching).
+    pub approach_speed: Vec<(usize, f64)>,
+    /// `(k, P_k)`: the impulse on each contact, in N·s.
+    pub impulse: Vec<(usize, f64)>,
+    pub mode: ImpulseMode,
+}
+
+/// If the trial step crosses an inactive inequality, rewinds `world` to the first
+/// activation, resolves the impact and returns the event; otherwise `None`.
+pub(crate) fn first_activation(
+    world: &mut World,
+    active: &[bool],
+    qdd: &[f64],
+    g_trial: &[f64],
+    h: f64,
+    events_so_far: usize,
+) -> Option<Event> {
+    let ev = &world.settings.events;
+    if !ev.enabled || events_so_far >= ev.max_per_step {
+        return None;
+    }
+    let crossing: Vec<usize> = (0..g_trial.len())
+        .filter(|&k| world.model.constraints[k].is_inequality() && !active[k] && g_trial[k] < 0.0)
+        .collect();
+    if crossing.is_empty() {
+        return None;
+    }
+    let start = world.state.clone();
+    let integrator = world.settings.integrator;
+    let model = &world.model;
+    let g_at = |k: usize, s: f64| -> f64 {
+        let st = integrator.advance(&start, qdd, s);
+        model.constraints[k].eval(&model.bodies, &st.q, &st.qd).g
+    };
+    let g0 = model.constraint_values(&start.q);
+    let mut first = h;
+    for &k in &crossing {
+        let s = illinois(|s| g_at(k, s), 0.0, g0[k], h, g_trial[k]);
+        first = first.min(s);
+    }
+    let at: State = integrator.advance(&start, qdd, first);
+    let g_now = model.constraint_values(&at.q);
+    // Every crossing constraint that is (numerically) touching at `first` activates.
+    let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= world.settings.tol.active).collect();
+    world.state = at;
+    let result = impulse::resolve(world, &g_now);
+    Some(Event {
+        t: world.state.t,
+        dt: first,
+        constraints,
+        approach_speed: result.approach_speed,
+        impulse: result.impulse,
+        mode: world.settings.events.impulses,
+    })
+}
+
+/// Root of `f` in `[a, b]` with `f(a) > 0 > f(b)`, by the Illinois method with a
+/// bisection fallback. Returns a point where `f ≥ 0` (the left end of the final bracket).
+pub fn illinois(f: impl Fn(f64) -> f64, mut a: f64, mut fa: f64, mut b: f64, mut fb: f64) -> f64 {
+    const G_TOL: f64 = 1e-12;
+    const T_TOL: f64 = 1e-13;
+    let mut side = 0i8;
+    for i in 0..200 {
+        if b - a <= T_TOL || fa <= G_TOL {
+            break;
+        }
+        let width = b - a;
+        let mut c = (a * fb - b * fa) / (fb - fa);
+        // Fallback: bisection when the secant point is unusable or every 8th step.
+        if !c.is_finite() || c <= a || c >= b || i % 8 == 7 {
+            c = 0.5 * (a + b);
+        }
+        let fc = f(c);
+        if fc >= 0.0 {
+            a = c;
+            fa = fc;
+            if side == 1 {
+                fb *= 0.5;
+            }
+            side = 1;
+        } else {
+            b = c;
+            fb = fc;
+            if side == -1 {
+                fa *= 0.5;
+            }
+            side = -1;
+        }
+        debug_assert!(b - a <= width);
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::illinois;
+
+    #[test]
+    fn illinois_finds_roots_and_stays_on_the_allowed_side() {
+        let cases: [(fn(f64) -> f64, f64); 3] =
+            [(|s| 0.3 - s, 0.3), (|s| 1.0 - (s * 4.0).exp() / 2.0, (2.0f64).ln() / 4.0), (|s| (0.1 - s).powi(3), 0.1)];
+        for (f, root) in cases {
+            let r = illinois(f, 0.0, f(0.0), 1.0, f(1.0));
+            assert!(f(r) >= 0.0);
+            assert!((r - root).abs() < 1e-4 || f(r) < 1e-12, "root {r} vs {root}");
+            assert!(r <= root + 1e-13);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Collisions at the velocity level.
+//!
+//! When an inequality activates with an approaching velocity (`J_k q̇⁻ < 0`), the
+//! acceleration-level algorithms alone let the bodies sink by about `v τ` before
+//! Baumgarte pushes them back. So the impact is resolved first, with impulses
+//! `P ≥ 0` along the constraint rows:
+//!
+//! ```text
+//! q̇⁺ = q̇⁻ + M⁻¹ Jᵀ P,      v⁺ = J q̇⁺ = v⁻ + A P,      A = J M⁻¹ Jᵀ
+//! inequalities:  v⁺_k ≥ −e_k v⁻_k,  P_k ≥ 0,  P_k (v⁺_k + e_k v⁻_k) = 0
+//! equalities:    v⁺_k = 0
+//! ```
+//!
+//! over every constraint active at the impact instant. `e_k` is the restitution,
+//! 0 (plastic) for contacts that are not approaching faster than the minimum
+//! impact speed. Two ways to solve it, and they differ on a line of touching
+//! balls (Newton's cradle):
+//!
+//! * **simultaneous**: the complementarity problem above in one go, with the
+//!   pivoting of [`crate::exact::solve_lcp`]. Momentum is conserved; the energy
+//!   of a cradle is shared among the balls (no ball is left exactly at rest).
+//! * **sequential**: contact by contact, most approaching first, each a
+//!   two-body impact with its own `e` (`P_k = −(1 + e) v_k / A_kk`), until no contact
+//!   approaches (or a sweep cap). On a cradle with `e = 1` the velocity is passed
+//!   down the line: the striker stops and the last ball leaves with its speed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::exact::solve_lcp;
+use crate::kkt::ContactProblem;
+use crate::world::World;
+
+/// How the impulses of simultaneous contacts are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ImpulseMode {
+    /// One complementarity problem over every contact active at the instant.
+    #[default]
+    Simultaneous,
+    /// Impulses propagated contact by contact until none approaches.
+    Sequential,
+}
+
+impl ImpulseMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            ImpulseMode::Simultaneous => "simultaneous",
+            ImpulseMode::Sequential => "sequential",
+        }
+    }
+}
+
+/// The impulses of one impact.
+pub(crate) struct Resolution {
+    pub approach_speed: Vec<(usize, f64)>,
+    pub impulse: Vec<(usize, f64)>,
+}
+
+/// Speeds below this (m/s) count as separating or resting for the sweep.
+const SPEED_EPS: f64 = 1e-12;
+
+/// Resolves the impact at the world's current state, changing `q̇` only.
+pub(crate) fn resolve(world: &mut World, g: &[f64]) -> Resolution {
+    let set = &world.settings;
+    let problem = ContactProblem::new(&world.model, &world.state, set.tau);
+    let qd = &world.state.qd;
+    // Equalities first, then the active inequalities.
+    let mut rows = problem.equalities();
+    let neq = rows.len();
+    rows.extend((0..g.len()).filter(|&k| world.model.constraints[k].is_inequality() && g[k] <= set.tol.active));
+    let v: Vec<f64> = rows.iter().map(|&k| problem.rows[k].row.dot(qd)).collect();
+    let approach_speed: Vec<(usize, f64)> =
+        rows[neq..].iter().zip(&v[neq..]).filter(|(_, v)| **v < -SPEED_EPS).map(|(&k, v)| (k, -v)).collect();
+    let e = |k: usize, v: f64| -> f64 {
+        if -v < set.events.min_impact_speed {
+            0.0
+        } else {
+            world.model.constraints[k].restitution.unwrap_or(set.events.restitution)
+        }
+    };
+    let mut impulse = vec![0.0; rows.len()];
+    match set.events.impulses {
+        ImpulseMode::Simultaneous => {
+            let (a, _) = problem.schur(&rows);
+            // a = v⁺ − target = A P − b with b = target − v⁻, target = −e v⁻ (0 for equalities
+            // and for separating inequalities, whose complementarity then only forbids approach).
+            let b: Vec<f64> = rows
+                .iter()
+                .zip(&v)
+                .enumerate()
+                .map(|(i, (&k, &vk))| if i >= neq && vk < 0.0 { -e(k, vk) * vk - vk } else { -vk })
+                .collect();
+            impulse = solve_lcp(&a, &b, neq, 1e-12).lambda;
+        }
+        ImpulseMode::Sequential => {
+            let (a, _) = problem.schur(&rows);
+            let m = rows.len();
+            let mut vel = v.clone();
+            // Each contact keeps the restitution of its first hit in this impact.
+            let mut e_first: Vec<Option<f64>> = vec![None; m];
+            for _ in 0..1000 * m.max(1) {
+                // The most approaching inequality, or the most violated equality.
+                let pick =
+                    (0..m)
+                        .filter(|&i| {
+                            if i < neq { vel[i].abs() > SPEED_EPS.max(1e-9) } else { vel[i] < -SPEED_EPS.max(1e-9) }
+                        })
+                        .max_by(|&i, &j| vel[i].abs().total_cmp(&vel[j].abs()));
+                let Some(i) = pick else { break };
+                if a[i * m + i] <= 0.0 {
+                    break;
+                }
+                let ei = if i < neq { 0.0 } else { *e_first[i].get_or_insert_with(|| e(rows[i], vel[i])) };
+                let p = -(1.0 + ei) * vel[i] / a[i * m + i];
+                impulse[i] += p;
+                for j in 0..m {
+                    vel[j] += a[j * m + i] * p;
+                }
+            }
+        }
+    }
+    let mut lambda = vec![0.0; problem.nconstraints()];
+    for (i, &k) in rows.iter().enumerate() {
+        lambda[k] = impulse[i];
+    }
+    // q̇⁺ = q̇⁻ + M⁻¹ Jᵀ P: `accelerations` computes M⁻¹(f + Jᵀ P); drop the f part.
+    let with = problem.accelerations(&lambda);
+    let without = problem.accelerations(&[]);
+    for i in 0..world.state.qd.len() {
+        world.state.qd[i] += with[i] - without[i];
+    }
+    Resolution {
+        approach_speed,
+        impulse: rows.iter().zip(&impulse).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)).collect(),
+    }
+}

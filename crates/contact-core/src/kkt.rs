@@ -1,0 +1,187 @@
+//! The KKT system of eq. (6), solved through its Schur complement.
+//!
+//! With the handled set `S = E ∪ F⁺`, eq. (6) is
+//!
+//! ```text
+//! [ M    −J_Sᵀ ] [ q̈   ]   [  f   ]        M q̈ = f + J_Sᵀ λ_S
+//! [ −J_S   0   ] [ λ_S ] = [ −d_S ]   ⇔    J_S q̈ = d_S
+//! ```
+//!
+//! `M` is diagonal here, so we eliminate `q̈ = M⁻¹ (f + J_Sᵀ λ_S)`:
+//!
+//! ```text
+//! A_SS λ_S = b_S,   A = J M⁻¹ Jᵀ  (|S| × |S|),   b = d − J M⁻¹ f
+//! ```
+//!
+//! and `a = J q̈ − d = A λ − b` is the *violation tendency*: constraint `k` tends to
+//! be violated when `a_k < 0`, i.e. `J_k q̈ < d_k` (section 4.1). `d` is Baumgarte's
+//! eq. (5). `A` may be singular (dependent rows): [`crate::linalg::solve_psd`] copes.
+
+use crate::constraint::{ConstraintKind, RowEval};
+use crate::linalg::{PIVOT_TOL, solve_psd};
+use crate::model::{Model, State};
+
+/// Everything eq. (6) needs at one state, for every constraint of the model.
+#[derive(Clone, Debug)]
+pub struct ContactProblem {
+    /// Diagonal of `M⁻¹` (0 for a coordinate whose mass vanishes, e.g. a cycloid's cusp).
+    pub minv: Vec<f64>,
+    /// Generalized forces `f` of eq. (1).
+    pub f: Vec<f64>,
+    /// `g_k`, `J_k`, `J̇_k q̇` for every constraint.
+    pub rows: Vec<RowEval>,
+    /// Baumgarte's `d_k`, eq. (5).
+    pub d: Vec<f64>,
+    pub kinds: Vec<ConstraintKind>,
+}
+
+/// One solution of eq. (6) for a given handled set.
+#[derive(Clone, Debug, Default)]
+pub struct KktSolution {
+    /// `q̈`, length `n`.
+    pub qdd: Vec<f64>,
+    /// `λ_k` for every constraint (0 outside the handled set).
+    pub lambda: Vec<f64>,
+    /// `max |J_S q̈ − d_S|`: 0 up to round-off unless the handled rows conflict.
+    pub residual: f64,
+    /// Handled rows found dependent on the others (their `λ` is 0).
+    pub dependent: Vec<usize>,
+}
+
+impl ContactProblem {
+    /// Assembles the problem at `state` with Baumgarte time constant `tau`.
+    pub fn new(model: &Model, state: &State, tau: f64) -> Self {
+        let minv = model.mass_diag(&state.q).iter().map(|m| if *m > 1e-12 { 1.0 / m } else { 0.0 }).collect();
+        let f = model.forces(&state.q, &state.qd);
+        let rows = model.eval_constraints(&state.q, &state.qd);
+        let d = rows.iter().map(|r| r.baumgarte_d(&state.qd, tau)).collect();
+        let kinds = model.constraints.iter().map(|c| c.kind).collect();
+        ContactProblem { minv, f, rows, d, kinds }
+    }
+
+    pub fn ndofs(&self) -> usize {
+        self.f.len()
+    }
+
+    pub fn nconstraints(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Indices of the equality constraints (`E`).
+    pub fn equalities(&self) -> Vec<usize> {
+        (0..self.kinds.len()).filter(|&k| self.kinds[k] == ConstraintKind::Equality).collect()
+    }
+
+    /// `q̈ = M⁻¹ (f + Σ_k λ_k J_kᵀ)`.
+    pub fn accelerations(&self, lambda: &[f64]) -> Vec<f64> {
+        let mut force = self.f.clone();
+        for (k, l) in lambda.iter().enumerate() {
+            if *l != 0.0 {
+                for (i, v) in self.rows[k].row.entries() {
+                    force[*i] += l * v;
+                }
+            }
+        }
+        force.iter().zip(&self.minv).map(|(f, w)| f * w).collect()
+    }
+
+    /// The violation tendency `a_k = J_k q̈ − d_k` (negative: tends to violate).
+    pub fn tendency(&self, k: usize, qdd: &[f64]) -> f64 {
+        self.rows[k].row.dot(qdd) - self.d[k]
+    }
+
+    /// `A_SS` (row-major) and `b_S` for the index list `set`.
+    pub fn schur(&self, set: &[usize]) -> (Vec<f64>, Vec<f64>) {
+        let m = set.len();
+        let mut a = vec![0.0; m * m];
+        for (i, &ki) in set.iter().enumerate() {
+            for (j, &kj) in set.iter().enumerate().take(i + 1) {
+                let v = self.rows[ki].row.weighted_dot(&self.rows[kj].row, &self.minv);
+                a[i * m + j] = v;
+                a[j * m + i] = v;
+            }
+        }
+        let free = self.accelerations(&[]);
+        let b = set.iter().map(|&k| self.d[k] - self.rows[k].row.dot(&free)).collect();
+        (a, b)
+    }
+
+    /// Solves eq. (6) with the handled set `set` (it should contain every equality).
+    pub fn solve(&self, set: &[usize]) -> KktSolution {
+        let (a, b) = self.schur(set);
+        let s = solve_psd(&a, &b, PIVOT_TOL);
+        let mut lambda = vec![0.0; self.nconstraints()];
+        for (i, &k) in set.iter().enumerate() {
+            lambda[k] = s.x[i];
+        }
+        let qdd = self.accelerations(&lambda);
+        let residual = set.iter().map(|&k| self.tendency(k, &qdd).abs()).fold(0.0, f64::max);
+        KktSolution { qdd, lambda, residual, dependent: s.dropped.iter().map(|&i| set[i]).collect() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use approx::assert_relative_eq;
+
+    use crate::testing::wedge;
+
+    /// Eq. (11): both wedge constraints handled, f = (2, −1): q̈ = (0, 0), λ = (−2, −1),
+    /// for any mass.
+    #[test]
+    fn papers_eq_11() {
+        for m in [0.5, 1.0, 2.0, 3.0, 10.0] {
+            let (model, state) = wedge(m, (2.0, -1.0));
+            let p = super::ContactProblem::new(&model, &state, 0.01);
+            let s = p.solve(&[0, 1]);
+            assert_relative_eq!(s.qdd[0], 0.0, epsilon = 1e-12);
+            assert_relative_eq!(s.qdd[1], 0.0, epsilon = 1e-12);
+            assert_relative_eq!(s.lambda[0], -2.0, epsilon = 1e-12);
+            assert_relative_eq!(s.lambda[1], -1.0, epsilon = 1e-12);
+            assert!(s.residual < 1e-12);
+        }
+    }
+
+    /// Eq. (13): only g2 handled, f = (2, −1): q̈ = (2/m, 0), λ2 = 1.
+    #[test]
+    fn papers_eq_13() {
+        for m in [0.5, 1.0, 2.0, 3.0, 10.0] {
+            let (model, state) = wedge(m, (2.0, -1.0));
+            let s = super::ContactProblem::new(&model, &state, 0.01).solve(&[1]);
+            assert_relative_eq!(s.qdd[0], 2.0 / m, epsilon = 1e-12);
+            assert_relative_eq!(s.qdd[1], 0.0, epsilon = 1e-12);
+            assert_relative_eq!(s.lambda[1], 1.0, epsilon = 1e-12);
+            assert_eq!(s.lambda[0], 0.0);
+        }
+    }
+
+    /// Eq. (15): only g2 handled, f = (−1, −2): q̈ = (−1/m, 0), λ2 = 2.
+    #[test]
+    fn papers_eq_15() {
+        for m in [0.5, 1.0, 2.0, 3.0, 10.0] {
+            let (model, state) = wedge(m, (-1.0, -2.0));
+            let s = super::ContactProblem::new(&model, &state, 0.01).solve(&[1]);
+            assert_relative_eq!(s.qdd[0], -1.0 / m, epsilon = 1e-12);
+            assert_relative_eq!(s.qdd[1], 0.0, epsilon = 1e-12);
+            assert_relative_eq!(s.lambda[1], 2.0, epsilon = 1e-12);
+        }
+    }
+
+    /// A handled row repeated three times: finite λ, no NaN, the motion is the same
+    /// as with the row once, and the residual says the system is consistent.
+    #[test]
+    fn redundant_rows_give_a_finite_answer() {
+        let (mut model, state) = wedge(2.0, (2.0, -1.0));
+        let g2 = model.constraints[1].clone();
+        model.constraints.push(g2.clone());
+        model.constraints.push(g2);
+        let p = super::ContactProblem::new(&model, &state, 0.01);
+        let s = p.solve(&[1, 2, 3]);
+        assert!(s.lambda.iter().chain(&s.qdd).all(|v| v.is_finite()));
+        assert_eq!(s.dependent.len(), 2);
+        assert_relative_eq!(s.qdd[0], 1.0, epsilon = 1e-12);
+        assert_relative_eq!(s.qdd[1], 0.0, epsilon = 1e-12);
+        assert_relative_eq!(s.lambda[1] + s.lambda[2] + s.lambda[3], 1.0, epsilon = 1e-12);
+        assert!(s.residual < 1e-12);
+    }
+}

@@ -1,0 +1,41 @@
+//! # contact-core
+//!
+//! The mechanics of contact-lab, after Jonquet, Nocent & Remion, *The art to keep
+//! in touch: the good use of Lagrange multipliers* (GRAPP 2007). No app, no Bevy:
+//! nalgebra for plane vectors, plain `f64` slices for `q`, serde for scene files.
+//!
+//! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`]),
+//!   forces, and constraints `g_k(q)` ([`constraint`]); eq. (1) `M q̈ = f`.
+//! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
+//!   with a factorization that copes with dependent rows ([`linalg`]).
+//! * [`algorithm`]: Platt (Algorithm 1), Platt improved (Algorithm 2), Right
+//!   (Algorithm 3) and [`exact`], the complementarity reference; each step's
+//!   decisions are recorded in a [`Trace`].
+//! * [`World::step`]: one time step, with rewinds to first activations
+//!   ([`events`]) and impacts ([`impulse`]); a [`StepReport`] says what happened.
+//! * [`scene`]: scene files (RON) with validation that names file, line and field.
+
+pub mod algorithm;
+pub mod body;
+pub mod constraint;
+pub mod curve;
+pub mod events;
+pub mod exact;
+pub mod impulse;
+pub mod kkt;
+pub mod linalg;
+pub mod model;
+pub mod testing;
+pub mod trace;
+pub mod world;
+
+pub use algorithm::{ActiveSet, ActiveSetSolver, Algorithm, Tolerances};
+pub use body::{Body, BodyKind};
+pub use constraint::{Constraint, ConstraintKind, Geometry};
+pub use curve::Curve;
+pub use events::{Event, EventSettings};
+pub use impulse::ImpulseMode;
+pub use kkt::{ContactProblem, KktSolution};
+pub use model::{Model, State};
+pub use trace::{Reason, Trace};
+pub use world::{Integrator, Settings, Snapshot, StepReport, World};

@@ -1,0 +1,139 @@
+//! The mechanical system: bodies, constraints, forces, and its state `(q, q̇, t)`.
+//!
+//! Unconstrained motion is eq. (1) of the paper, `M(q) q̈ = f(q, q̇, t)`. For the
+//! bodies here `M` is diagonal (see [`crate::body`]), and with the point force
+//! `F = F_const + m g + F_user − m γ ṗ` on each body
+//!
+//! ```text
+//! f_b = P_bᵀ (F − m Ṗ_b q̇_b)
+//! ```
+//!
+//! where `m Ṗ q̇` is the bead's quadratic velocity term `m (c'·c'') u̇²` once
+//! projected on `c'` (it is zero for particles).
+
+use nalgebra::Vector2;
+
+use crate::body::Body;
+use crate::constraint::{Constraint, RowEval};
+
+/// Bodies, constraints and uniform gravity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub bodies: Vec<Body>,
+    pub constraints: Vec<Constraint>,
+    pub gravity: Vector2<f64>,
+    ndofs: usize,
+}
+
+/// Generalized coordinates, velocities and time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub q: Vec<f64>,
+    pub qd: Vec<f64>,
+    pub t: f64,
+}
+
+impl Model {
+    /// Builds a model; assigns each body its offset in `q`.
+    pub fn new(mut bodies: Vec<Body>, constraints: Vec<Constraint>, gravity: Vector2<f64>) -> Self {
+        let mut n = 0;
+        for b in &mut bodies {
+            b.offset = n;
+            n += b.dofs();
+        }
+        Model { bodies, constraints, gravity, ndofs: n }
+    }
+
+    /// `n`, the number of generalized coordinates.
+    pub fn ndofs(&self) -> usize {
+        self.ndofs
+    }
+
+    /// Index of the body named `name`.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.bodies.iter().position(|b| b.name == name)
+    }
+
+    /// Index of the constraint named `name`.
+    pub fn constraint_index(&self, name: &str) -> Option<usize> {
+        self.constraints.iter().position(|c| c.name == name)
+    }
+
+    /// `BODY.COORD` for every generalized coordinate, in `q` order.
+    pub fn coord_labels(&self) -> Vec<String> {
+        let mut out = Vec::with_capacity(self.ndofs);
+        for b in &self.bodies {
+            for c in b.coord_names() {
+                out.push(format!("{}.{}", b.name, c));
+            }
+        }
+        out
+    }
+
+    /// The diagonal of `M(q)`.
+    pub fn mass_diag(&self, q: &[f64]) -> Vec<f64> {
+        let mut m = vec![0.0; self.ndofs];
+        for b in &self.bodies {
+            let d = b.mass_diag(q);
+            for i in 0..b.dofs() {
+                m[b.offset + i] = d[i];
+            }
+        }
+        m
+    }
+
+    /// The point force on body `b` at `(q, q̇)`: constant + gravity + user − damping.
+    pub fn point_force(&self, b: &Body, q: &[f64], qd: &[f64]) -> Vector2<f64> {
+        let k = b.kinematics(q, qd);
+        b.force + self.gravity * b.mass + b.user_force - k.v * (b.mass * b.damping)
+    }
+
+    /// The generalized force `f(q, q̇)` of eq. (1), quadratic velocity terms included.
+    pub fn forces(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let mut f = vec![0.0; self.ndofs];
+        for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
+            let k = b.kinematics(q, qd);
+            let total = self.point_force(b, q, qd) - k.bias * b.mass;
+            for (i, col) in k.columns() {
+                f[*i] += col.dot(&total);
+            }
+        }
+        f
+    }
+
+    /// Every constraint evaluated at `(q, q̇)`.
+    pub fn eval_constraints(&self, q: &[f64], qd: &[f64]) -> Vec<RowEval> {
+        self.constraints.iter().map(|c| c.eval(&self.bodies, q, qd)).collect()
+    }
+
+    /// Only the values `g_k(q)` (velocities do not matter for them).
+    pub fn constraint_values(&self, q: &[f64]) -> Vec<f64> {
+        let zero = vec![0.0; self.ndofs];
+        self.constraints.iter().map(|c| c.eval(&self.bodies, q, &zero).g).collect()
+    }
+
+    /// Kinetic energy `½ q̇ᵀ M q̇`.
+    pub fn kinetic_energy(&self, state: &State) -> f64 {
+        let m = self.mass_diag(&state.q);
+        0.5 * m.iter().zip(&state.qd).map(|(m, v)| m * v * v).sum::<f64>()
+    }
+
+    /// Potential energy of gravity and of the constant forces, `−Σ (m g + F)·p`.
+    pub fn potential_energy(&self, state: &State) -> f64 {
+        self.bodies
+            .iter()
+            .filter(|b| b.is_dynamic())
+            .map(|b| -(self.gravity * b.mass + b.force).dot(&b.kinematics(&state.q, &state.qd).p))
+            .sum()
+    }
+
+    /// Position of body `b`'s point.
+    pub fn position(&self, b: usize, state: &State) -> Vector2<f64> {
+        self.bodies[b].kinematics(&state.q, &state.qd).p
+    }
+
+    /// Velocity of body `b`'s point.
+    pub fn velocity(&self, b: usize, state: &State) -> Vector2<f64> {
+        self.bodies[b].kinematics(&state.q, &state.qd).v
+    }
+}

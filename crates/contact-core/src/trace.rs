@@ -1,0 +1,118 @@
+//! The record of what an active-set algorithm did during one step.
+//!
+//! Like MuJoCo's `efc_state`, the handled set is explicit: each iteration lists
+//! the constraints that entered or left `F⁺`, why, the multipliers `λ` and the
+//! violation tendencies `J_k q̈ − d_k` of every candidate, so a student can follow
+//! the algorithm step by step (see [`Trace::describe`]).
+
+use crate::algorithm::Algorithm;
+
+/// Why a constraint entered or left the handled set `F⁺`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reason {
+    /// Active (`g_k ≈ 0`) when Platt's algorithm starts (Algorithm 1).
+    ActiveAtStart { g: f64 },
+    /// Violated after the step (`g_k < 0`, Algorithm 1 line 8).
+    Violated { g: f64 },
+    /// Violation tendency `J_k q̈ − d_k < 0` (Algorithms 2 and 3, the Exact solver).
+    Tendency { a: f64 },
+    /// Multiplier not positive (`λ_k ≤ 0`, Algorithms 1–2 line 5).
+    NonPositiveMultiplier { lambda: f64 },
+    /// Exact solver: the ratio test stopped here, `λ_k` reached 0 while driving another.
+    Blocked { lambda: f64 },
+    /// Exact solver: `J_k q̈ − d_k` rose back to 0 while driving another, so `k` rejoins.
+    Touching { a: f64 },
+    /// Dropped by the linear solver: the row depends on the rows already handled.
+    Dependent,
+}
+
+/// One change of the handled set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    pub constraint: usize,
+    pub reason: Reason,
+}
+
+/// One solve of eq. (6) and the set changes that followed it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Iteration {
+    /// The handled set used for this solve (equalities included).
+    pub handled: Vec<usize>,
+    /// `(k, λ_k)` for the handled constraints.
+    pub lambda: Vec<(usize, f64)>,
+    /// `(k, J_k q̈ − d_k)` for every candidate (active inequality or handled).
+    pub tendency: Vec<(usize, f64)>,
+    pub added: Vec<Change>,
+    pub removed: Vec<Change>,
+}
+
+/// Everything an algorithm did in one step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub algorithm: Algorithm,
+    /// Changes made before the first solve (initialisation of `F⁺`).
+    pub initial: Vec<Change>,
+    pub iterations: Vec<Iteration>,
+    /// Changes made after integration (Algorithms 1–2, lines 3–9), for the next step.
+    pub after_step: Vec<Change>,
+    /// The step hit the iteration cap without settling.
+    pub capped: bool,
+}
+
+impl Trace {
+    pub fn new(algorithm: Algorithm) -> Self {
+        Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: false }
+    }
+
+    /// Number of linear solves of eq. (6).
+    pub fn solves(&self) -> usize {
+        self.iterations.len()
+    }
+
+    /// The trace in sentences, naming constraints with `names`.
+    pub fn describe(&self, names: &[String]) -> Vec<String> {
+        let name = |k: usize| names.get(k).cloned().unwrap_or_else(|| format!("#{k}"));
+        let mut out = vec![format!("{}:", self.algorithm.label())];
+        for c in &self.initial {
+            out.push(format!("start: {} {}", name(c.constraint), sentence(&c.reason, true)));
+        }
+        for (i, it) in self.iterations.iter().enumerate() {
+            let handled: Vec<String> = it.handled.iter().map(|&k| name(k)).collect();
+            let lambdas: Vec<String> = it.lambda.iter().map(|(k, l)| format!("λ[{}] = {:.4}", name(*k), l)).collect();
+            out.push(format!(
+                "iteration {}: solve eq. (6) with {{{}}}{}{}",
+                i + 1,
+                handled.join(", "),
+                if lambdas.is_empty() { "" } else { " → " },
+                lambdas.join(", ")
+            ));
+            for c in &it.added {
+                out.push(format!("  {} {}", name(c.constraint), sentence(&c.reason, true)));
+            }
+            for c in &it.removed {
+                out.push(format!("  {} {}", name(c.constraint), sentence(&c.reason, false)));
+            }
+        }
+        for c in &self.after_step {
+            let added = !matches!(c.reason, Reason::NonPositiveMultiplier { .. });
+            out.push(format!("after the step: {} {}", name(c.constraint), sentence(&c.reason, added)));
+        }
+        if self.capped {
+            out.push("the iteration cap was reached: the last solution was kept".into());
+        }
+        out
+    }
+}
+
+fn sentence(r: &Reason, added: bool) -> String {
+    let verb = if added { "→ handled (F⁺)" } else { "→ released (F⁻)" };
+    match r {
+        Reason::ActiveAtStart { g } => format!("is active at the start (g = {g:.2e}) {verb}"),
+        Reason::Violated { g } => format!("is violated (g = {g:.3e} < 0) {verb}"),
+        Reason::Tendency { a } => format!("shows a violation tendency (J·q̈ − d = {a:.4}) {verb}"),
+        Reason::NonPositiveMultiplier { lambda } => format!("has λ = {lambda:.4} ≤ 0 {verb}"),
+        Reason::Blocked { lambda } => format!("blocks the pivot: λ fell to {lambda:.2e} {verb}"),
+        Reason::Touching { a } => format!("came back in touch (J·q̈ − d = {a:.2e}) {verb}"),
+        Reason::Dependent => format!("depends on the other handled rows (its λ is 0) {verb}"),
+    }
+}

@@ -1,0 +1,238 @@
+//! The world: a model, its state, the solver settings, and `World::step(h)`.
+//!
+//! One step of length `h`:
+//!
+//! 1. assemble eq. (6) at `(q, q̇)` with Baumgarte's `d` (eq. 5);
+//! 2. let the selected algorithm choose `F⁺` and solve for `q̈` and `λ`;
+//! 3. integrate with `q̈` held over the step (see [`Integrator`]);
+//! 4. if event handling is on and an inactive inequality ends violated, rewind to
+//!    the first activation inside the step, resolve the impact and go on with the
+//!    rest of the step ([`crate::events`]);
+//! 5. let the algorithm update `F⁺` for the next step (Algorithms 1–2).
+//!
+//! The engine takes its state explicitly and knows nothing of any app; a
+//! [`Snapshot`] taken at a step boundary and restored reproduces the run bit for bit.
+
+use serde::{Deserialize, Serialize};
+
+use crate::algorithm::{ActiveSet, Algorithm, SolveContext, Tolerances};
+use crate::events::{self, Event, EventSettings};
+use crate::kkt::{ContactProblem, KktSolution};
+use crate::model::{Model, State};
+use crate::trace::Trace;
+
+/// How a step advances `(q, q̇)` with `q̈` held constant over it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Integrator {
+    /// Semi-implicit (symplectic) Euler: `q̇⁺ = q̇ + h q̈`, `q⁺ = q + h q̇⁺`.
+    /// The default: it keeps the energy of oscillations bounded, and it is the
+    /// usual choice of the papers this lab follows.
+    #[default]
+    SemiImplicitEuler,
+    /// The exact flight under a constant `q̈`: `q⁺ = q + h q̇ + ½ h² q̈`,
+    /// `q̇⁺ = q̇ + h q̈`. Exact for free fall, so impact times match the analytic ones.
+    ConstantAcceleration,
+}
+
+impl Integrator {
+    /// The state reached after `s` seconds with `q̈` held constant.
+    pub fn advance(self, state: &State, qdd: &[f64], s: f64) -> State {
+        let qd: Vec<f64> = state.qd.iter().zip(qdd).map(|(v, a)| v + s * a).collect();
+        let q = match self {
+            Integrator::SemiImplicitEuler => state.q.iter().zip(&qd).map(|(x, v)| x + s * v).collect(),
+            Integrator::ConstantAcceleration => {
+                state.q.iter().zip(&state.qd).zip(qdd).map(|((x, v), a)| x + s * v + 0.5 * s * s * a).collect()
+            }
+        };
+        State { q, qd, t: state.t + s }
+    }
+}
+
+/// Everything that decides how a step is computed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub algorithm: Algorithm,
+    /// Baumgarte's time constant τ of eq. (5), in seconds.
+    pub tau: f64,
+    pub tol: Tolerances,
+    pub integrator: Integrator,
+    pub events: EventSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            algorithm: Algorithm::Right,
+            tau: 0.01,
+            tol: Tolerances::default(),
+            integrator: Integrator::default(),
+            events: EventSettings::default(),
+        }
+    }
+}
+
+/// What happened during one call of [`World::step`].
+#[derive(Clone, Debug)]
+pub struct StepReport {
+    /// Time at the end of the step.
+    pub t: f64,
+    pub h: f64,
+    pub algorithm: Algorithm,
+    /// `handled[k]`: constraint `k` was in `E ∪ F⁺` for the last solve of the step.
+    pub handled: Vec<bool>,
+    /// `λ_k` of the last solve (0 when not handled).
+    pub lambda: Vec<f64>,
+    /// `J_k q̈ − d_k` of the last solve, for every constraint.
+    pub tendency: Vec<f64>,
+    /// `q̈` of the last solve.
+    pub qdd: Vec<f64>,
+    /// `g_k(q)` at the end of the step.
+    pub g: Vec<f64>,
+    /// `max(0, −g_k)` over inequalities and `|g_k|` over equalities, at the end.
+    pub max_violation: f64,
+    /// Smallest `λ_k` among handled inequalities (`None` when none is handled).
+    pub min_lambda: Option<f64>,
+    /// Solves of eq. (6) in the step (all sub-steps).
+    pub solves: usize,
+    pub kinetic_energy: f64,
+    /// Largest `|J_S q̈ − d_S|` over the handled rows of every solve.
+    pub kkt_residual: f64,
+    /// `max_k |min(λ_k, J_k q̈ − d_k)|` over active inequalities: 0 exactly when
+    /// `λ ≥ 0`, `J q̈ − d ≥ 0` and their product is 0.
+    pub complementarity_error: f64,
+    /// Rewinds to a first activation and the impacts resolved there.
+    pub events: Vec<Event>,
+    /// One trace per sub-step (one unless events split the step).
+    pub traces: Vec<Trace>,
+}
+
+/// A state to come back to: restoring it reproduces the run bit for bit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub state: State,
+    pub active_set: ActiveSet,
+    pub steps: u64,
+}
+
+/// A model, its state and the settings of the solver.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub model: Model,
+    pub state: State,
+    pub settings: Settings,
+    pub active_set: ActiveSet,
+    /// Number of steps taken.
+    pub steps: u64,
+}
+
+impl World {
+    pub fn new(model: Model, state: State, settings: Settings) -> Self {
+        let active_set = ActiveSet::new(model.constraints.len());
+        World { model, state, settings, active_set, steps: 0 }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { state: self.state.clone(), active_set: self.active_set.clone(), steps: self.steps }
+    }
+
+    pub fn restore(&mut self, s: &Snapshot) {
+        self.state = s.state.clone();
+        self.active_set = s.active_set.clone();
+        self.steps = s.steps;
+    }
+
+    /// Active inequalities at the current state (`g_k ≤ tol`).
+    fn active_flags(&self, problem: &ContactProblem) -> Vec<bool> {
+        problem
+            .rows
+            .iter()
+            .zip(&problem.kinds)
+            .map(|(r, k)| *k == crate::ConstraintKind::Inequality && r.g <= self.settings.tol.active)
+            .collect()
+    }
+
+    /// Advances the world by `h` seconds. Always finishes, never yields NaN: a
+    /// non-finite result leaves the state where it was and says so in the report.
+    pub fn step(&mut self, h: f64) -> StepReport {
+        let algorithm = self.settings.algorithm;
+        let solver = algorithm.solver();
+        let mut remaining = h;
+        let mut traces = Vec::new();
+        let mut events = Vec::new();
+        let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
+        let (problem, sol) = loop {
+            let problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
+            let active = self.active_flags(&problem);
+            let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol };
+            let mut trace = crate::trace::Trace::new(algorithm);
+            let sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
+            solves += trace.solves();
+            kkt_residual = kkt_residual.max(sol.residual);
+            comp = comp.max(complementarity_error(&problem, &active, &sol));
+            if !sol.qdd.iter().all(|v| v.is_finite()) {
+                traces.push(trace);
+                break (problem, sol);
+            }
+            let trial = self.settings.integrator.advance(&self.state, &sol.qdd, remaining);
+            let g_trial = self.model.constraint_values(&trial.q);
+            // Step 4: a rewind to the first activation inside the step.
+            if let Some(event) = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, events.len()) {
+                remaining -= event.dt;
+                let g_now = self.model.constraint_values(&self.state.q);
+                solver.after_step(&ctx, &sol, &g_now, &mut self.active_set, &mut trace);
+                traces.push(trace);
+                events.push(event);
+                continue;
+            }
+            self.state = trial;
+            solver.after_step(&ctx, &sol, &g_trial, &mut self.active_set, &mut trace);
+            traces.push(trace);
+            break (problem, sol);
+        };
+        self.steps += 1;
+        let g = self.model.constraint_values(&self.state.q);
+        let max_violation = g
+            .iter()
+            .zip(&problem.kinds)
+            .map(|(g, k)| if *k == crate::ConstraintKind::Inequality { (-g).max(0.0) } else { g.abs() })
+            .fold(0.0, f64::max);
+        let handled: Vec<bool> = (0..g.len())
+            .map(|k| self.active_set.handled[k] || problem.kinds[k] == crate::ConstraintKind::Equality)
+            .collect();
+        let last = traces.last().and_then(|t| t.iterations.last());
+        let last_handled: Vec<bool> = match last {
+            Some(it) => (0..g.len()).map(|k| it.handled.contains(&k)).collect(),
+            None => handled,
+        };
+        let min_lambda = (0..g.len())
+            .filter(|&k| last_handled[k] && problem.kinds[k] == crate::ConstraintKind::Inequality)
+            .map(|k| sol.lambda[k])
+            .min_by(f64::total_cmp);
+        StepReport {
+            t: self.state.t,
+            h,
+            algorithm,
+            tendency: (0..g.len()).map(|k| problem.tendency(k, &sol.qdd)).collect(),
+            handled: last_handled,
+            lambda: sol.lambda,
+            qdd: sol.qdd,
+            g,
+            max_violation,
+            min_lambda,
+            solves,
+            kinetic_energy: self.model.kinetic_energy(&self.state),
+            kkt_residual,
+            complementarity_error: comp,
+            events,
+            traces,
+        }
+    }
+}
+
+/// `max_k |min(λ_k, J_k q̈ − d_k)|` over the active inequalities.
+pub fn complementarity_error(problem: &ContactProblem, active: &[bool], sol: &KktSolution) -> f64 {
+    (0..active.len())
+        .filter(|&k| active[k])
+        .map(|k| sol.lambda[k].min(problem.tendency(k, &sol.qdd)).abs())
+        .fold(0.0, f64::max)
+}
