@@ -1,1 +1,19 @@
-fn main() {}
+//! contact-lab: a laboratory for contact handled with Lagrange multipliers.
+//!
+//! `contact-lab [SCENE]` opens the desktop lab; `contact-lab run|compare SCENE`
+//! runs the same scenes headless (see `--help`).
+
+mod app;
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match args.command {
+        None => app::run(args.app),
+        Some(cmd) => cli::execute(cmd),
+    }
+}
