@@ -25,6 +25,7 @@ pub mod impulse;
 pub mod kkt;
 pub mod linalg;
 pub mod model;
+pub mod scene;
 pub mod testing;
 pub mod trace;
 pub mod world;

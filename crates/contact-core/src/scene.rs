@@ -1,0 +1,150 @@
+//! Scene files: a system, its start and its solver settings, written in RON.
+//!
+//! The app, the CLI, the tests and the benchmarks read the same files from
+//! `assets/scenes/`. A file looks like this (every field is documented in
+//! `docs/scenes.md` and on the types of the private `schema` module):
+//!
+//! ```ron
+//! Scene(
+//!     name: "Wedge",
+//!     bodies: [
+//!         Particle(name: "particle", position: (0, 0), mass: 2, force: (2, -1)),
+//!     ],
+//!     constraints: [
+//!         HalfPlane(name: "g1", body: "particle", normal: (1, -1)),
+//!         HalfPlane(name: "g2", body: "particle", normal: (0, 1)),
+//!     ],
+//!     solver: (algorithm: Right, dt: 1e-3),
+//!     plots: [(title: "Height", series: ["particle.y", "particle.y.a"])],
+//! )
+//! ```
+//!
+//! [`parse`] reads the text with serde, then checks what serde cannot: names
+//! that refer to bodies, masses and radii, balls overlapping at the start,
+//! constraints violated at the start, non-finite numbers, duplicate names, step
+//! sizes. Every error is a [`SceneError`] that names the file, the line and
+//! column, and the field (`constraints[2].body`). A broken file never panics.
+
+mod build;
+mod schema;
+mod spans;
+
+use std::fmt;
+use std::path::Path;
+
+use crate::model::Model;
+use crate::world::World;
+
+/// A loaded, checked scene: a world ready to step and how to show it.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    pub name: String,
+    pub description: String,
+    /// Model, initial state and solver settings.
+    pub world: World,
+    /// The rectangle to show at start.
+    pub view: ViewBox,
+    /// The plots to open at start.
+    pub plots: Vec<PlotPreset>,
+    /// The default step `h`, in s.
+    pub dt: f64,
+    /// The default simulated time of `contact-lab run`, in s.
+    pub duration: f64,
+}
+
+/// An axis-aligned rectangle in scene units (m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewBox {
+    pub min: (f64, f64),
+    pub max: (f64, f64),
+}
+
+/// A plot: its title and its series. The series names are those of
+/// [`series_names`]: `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`,
+/// `NAME.lambda`, `NAME.handled`, and `max_violation`, `kinetic_energy`,
+/// `handled` (how many constraints are handled), `iterations` (solves of eq. 6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotPreset {
+    pub title: String,
+    pub series: Vec<String>,
+}
+
+/// Changes applied while loading, before the checks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// The number of balls of the scene's `ball_pile` (an error for a scene without one).
+    pub balls: Option<usize>,
+}
+
+/// Why a scene could not be loaded, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneError {
+    /// The file (or the origin given to [`parse`]).
+    pub file: String,
+    /// 1-based line of the offending text, when there is one.
+    pub line: Option<usize>,
+    /// 1-based column (in characters).
+    pub column: Option<usize>,
+    /// The field's path, e.g. `bodies[3].mass` or `constraints[0].body`.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for SceneError {
+    /// `file:line:col: field `x`: message`, leaving out what is unknown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field `{field}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+/// Reads and checks the scene file at `path`.
+pub fn load(path: &Path, ov: &Overrides) -> Result<Scene, SceneError> {
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SceneError {
+        file: origin.clone(),
+        line: None,
+        column: None,
+        field: None,
+        message: format!("cannot read the scene file: {e}"),
+    })?;
+    parse(&text, &origin, ov)
+}
+
+/// Parses and checks a scene from its text; `origin` names it in errors.
+pub fn parse(text: &str, origin: &str, ov: &Overrides) -> Result<Scene, SceneError> {
+    let locator = spans::Locator::new(text);
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let file: schema::SceneFile = options.from_str(text).map_err(|e| build::ron_error(&e, origin, &locator))?;
+    build::build(file, ov, &build::Ctx { origin, locator: &locator })
+}
+
+/// Every series name a plot of `model` may use (see [`PlotPreset`]).
+pub fn series_names(model: &Model) -> Vec<String> {
+    let mut out: Vec<String> = GLOBAL_SERIES.iter().map(|s| s.to_string()).collect();
+    for c in model.coord_labels() {
+        out.push(format!("{c}.v"));
+        out.push(format!("{c}.a"));
+        out.push(c);
+    }
+    for c in &model.constraints {
+        for s in ["g", "lambda", "handled"] {
+            out.push(format!("{}.{s}", c.name));
+        }
+    }
+    out
+}
+
+/// Series that are not tied to a coordinate or a constraint.
+pub const GLOBAL_SERIES: [&str; 4] = ["max_violation", "kinetic_energy", "handled", "iterations"];

@@ -1,0 +1,297 @@
+//! The scene file as written: what serde reads from RON, before any check.
+//!
+//! Every field is documented here and in `docs/scenes.md`. Units are SI (m, kg,
+//! s, N). Points and vectors are pairs `(x, y)`; `y` points up. Optional fields
+//! may be written bare (`restitution: 0.9`) or as `Some(0.9)`.
+
+use serde::Deserialize;
+
+use crate::algorithm::Algorithm;
+use crate::curve::Curve;
+use crate::impulse::ImpulseMode;
+use crate::world::{Integrator, Settings};
+
+pub type Vec2 = (f64, f64);
+
+/// The whole file: `Scene(name: …, bodies: […], …)`.
+#[derive(Debug, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFile {
+    /// Shown in the app's title and the CLI summary.
+    pub name: String,
+    /// A paragraph saying what to look at.
+    #[serde(default)]
+    pub description: String,
+    /// Uniform gravity in m/s², e.g. `(0, -9.81)`. Default `(0, 0)`.
+    #[serde(default)]
+    pub gravity: Vec2,
+    /// The bodies, in order: their coordinates appear in `q` in this order.
+    #[serde(default)]
+    pub bodies: Vec<BodySpec>,
+    /// Constraints written one by one.
+    #[serde(default)]
+    pub constraints: Vec<ConstraintSpec>,
+    /// Walls that every ball must stay on the allowed side of: one half-plane
+    /// constraint per wall and per ball, named `WALL:BALL`.
+    #[serde(default)]
+    pub walls: Vec<WallSpec>,
+    /// Generate a contact for every pair of balls (fixed balls included, but not
+    /// two fixed ones), named `A-B`.
+    #[serde(default)]
+    pub ball_pairs: bool,
+    /// Restitution of the generated ball–ball contacts (default: the solver's).
+    #[serde(default)]
+    pub ball_pair_restitution: Option<f64>,
+    /// A generated heap of balls (the scale scene).
+    #[serde(default)]
+    pub ball_pile: Option<BallPileSpec>,
+    /// Solver settings; every field has a default.
+    #[serde(default)]
+    pub solver: SolverSpec,
+    /// The rectangle the app shows first (default: around the bodies).
+    #[serde(default)]
+    pub view: Option<ViewSpec>,
+    /// Plots the app opens with.
+    #[serde(default)]
+    pub plots: Vec<PlotSpec>,
+    /// Simulated seconds for `contact-lab run` when `--duration` is not given.
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+}
+
+fn default_duration() -> f64 {
+    5.0
+}
+
+/// A body. Balls take part in the generated contacts (`walls`, `ball_pairs`);
+/// particles do not.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum BodySpec {
+    /// A point moving freely in the plane; coordinates `x`, `y`.
+    Particle {
+        name: String,
+        position: Vec2,
+        #[serde(default)]
+        velocity: Vec2,
+        mass: f64,
+        /// Default 0.
+        #[serde(default)]
+        radius: f64,
+        /// Constant force in N.
+        #[serde(default)]
+        force: Vec2,
+        /// Linear damping rate γ in 1/s: force `−m γ v`.
+        #[serde(default)]
+        damping: f64,
+    },
+    /// A round body moving freely in the plane; coordinates `x`, `y`.
+    Ball {
+        name: String,
+        position: Vec2,
+        #[serde(default)]
+        velocity: Vec2,
+        mass: f64,
+        radius: f64,
+        #[serde(default)]
+        force: Vec2,
+        #[serde(default)]
+        damping: f64,
+    },
+    /// A bead threaded on a curve; one coordinate `u` (the curve's parameter).
+    Bead {
+        name: String,
+        curve: Curve,
+        u: f64,
+        #[serde(default)]
+        u_dot: f64,
+        mass: f64,
+        #[serde(default)]
+        radius: f64,
+        #[serde(default)]
+        force: Vec2,
+        #[serde(default)]
+        damping: f64,
+    },
+    /// A fixed point (to hang strings and rods from); no coordinates.
+    Anchor { name: String, position: Vec2 },
+    /// A fixed round obstacle; a ball for `ball_pairs`; no coordinates.
+    FixedBall { name: String, position: Vec2, radius: f64 },
+}
+
+/// A constraint written explicitly. `restitution` overrides the solver's `e`
+/// for impacts on this constraint.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ConstraintSpec {
+    /// `n·p − offset − r|n| ≥ 0`: body `body` (of radius `r`) stays on the side
+    /// `normal` points to. `normal` need not be unit. Also written `Wall(…)`.
+    #[serde(alias = "Wall")]
+    HalfPlane {
+        name: String,
+        body: String,
+        normal: Vec2,
+        #[serde(default)]
+        offset: f64,
+        #[serde(default)]
+        restitution: Option<f64>,
+    },
+    /// Non-penetration of two bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
+    /// Default name `A-B`.
+    Contact {
+        #[serde(default)]
+        name: Option<String>,
+        a: String,
+        b: String,
+        #[serde(default)]
+        restitution: Option<f64>,
+    },
+    /// A massless rod (equality): `|p_a − p_b| = length`. Default length: the
+    /// distance at the start.
+    Rod {
+        name: String,
+        a: String,
+        b: String,
+        #[serde(default)]
+        length: Option<f64>,
+    },
+    /// A string that can go slack (inequality): `|p_a − p_b| ≤ length`.
+    /// Default length: the distance at the start.
+    Rope {
+        name: String,
+        a: String,
+        b: String,
+        #[serde(default)]
+        length: Option<f64>,
+        #[serde(default)]
+        restitution: Option<f64>,
+    },
+    /// An end stop on a bead's parameter: `u ≥ min` or `u ≤ max` (give one).
+    BeadBound {
+        name: String,
+        body: String,
+        #[serde(default)]
+        min: Option<f64>,
+        #[serde(default)]
+        max: Option<f64>,
+        #[serde(default)]
+        restitution: Option<f64>,
+    },
+}
+
+impl ConstraintSpec {
+    pub fn restitution(&self) -> Option<f64> {
+        match self {
+            ConstraintSpec::HalfPlane { restitution, .. }
+            | ConstraintSpec::Contact { restitution, .. }
+            | ConstraintSpec::Rope { restitution, .. }
+            | ConstraintSpec::BeadBound { restitution, .. } => *restitution,
+            ConstraintSpec::Rod { .. } => None,
+        }
+    }
+}
+
+/// A wall applied to every ball: `n·p − offset − r|n| ≥ 0`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallSpec {
+    pub name: String,
+    pub normal: Vec2,
+    #[serde(default)]
+    pub offset: f64,
+    #[serde(default)]
+    pub restitution: Option<f64>,
+}
+
+/// `count` balls named `PREFIX1…PREFIXN`, on a grid: row by row from `first`
+/// (the centre of the bottom-left ball), `columns` per row, `spacing` apart,
+/// every other row shifted right by `stagger` so the heap does not stack in
+/// perfect columns. Rows go up (+y) without limit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BallPileSpec {
+    /// Number of balls (`contact-lab run --balls N` overrides it).
+    pub count: usize,
+    #[serde(default = "default_prefix")]
+    pub prefix: String,
+    pub radius: f64,
+    pub mass: f64,
+    #[serde(default)]
+    pub damping: f64,
+    pub first: Vec2,
+    pub columns: usize,
+    /// Centre-to-centre distance, at least `2 radius`.
+    pub spacing: f64,
+    #[serde(default)]
+    pub stagger: f64,
+    /// Initial velocity of every ball.
+    #[serde(default)]
+    pub velocity: Vec2,
+}
+
+fn default_prefix() -> String {
+    "ball".into()
+}
+
+/// Solver settings. Defaults are those of [`Settings::default`].
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SolverSpec {
+    /// `Platt`, `PlattImproved`, `Right` or `Exact`.
+    pub algorithm: Algorithm,
+    /// Time step `h` in s.
+    pub dt: f64,
+    /// Baumgarte's time constant τ of eq. (5), in s.
+    pub tau: f64,
+    /// `SemiImplicitEuler` or `ConstantAcceleration`.
+    pub integrator: Integrator,
+    /// An inequality is active when `g ≤ active_tolerance` (m).
+    pub active_tolerance: f64,
+    /// A violation tendency is `J q̈ − d < −tendency_tolerance` (m/s²).
+    pub tendency_tolerance: f64,
+    /// Rewind to first activations and resolve impacts.
+    pub events: bool,
+    /// Default restitution coefficient `e` of impacts, in [0, 1].
+    pub restitution: f64,
+    /// `Simultaneous` or `Sequential`.
+    pub impulses: ImpulseMode,
+    /// Zeno guard: at most this many events in one step.
+    pub max_events_per_step: usize,
+    /// Below this approach speed (m/s) an impact is plastic.
+    pub min_impact_speed: f64,
+}
+
+impl Default for SolverSpec {
+    fn default() -> Self {
+        let s = Settings::default();
+        SolverSpec {
+            algorithm: s.algorithm,
+            dt: 1e-3,
+            tau: s.tau,
+            integrator: s.integrator,
+            active_tolerance: s.tol.active,
+            tendency_tolerance: s.tol.tendency,
+            events: s.events.enabled,
+            restitution: s.events.restitution,
+            impulses: s.events.impulses,
+            max_events_per_step: s.events.max_per_step,
+            min_impact_speed: s.events.min_impact_speed,
+        }
+    }
+}
+
+/// The rectangle shown at start, in m.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewSpec {
+    pub min: Vec2,
+    pub max: Vec2,
+}
+
+/// One plot: a title and the series drawn in it (see `docs/scenes.md`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlotSpec {
+    pub title: String,
+    pub series: Vec<String>,
+}
