@@ -7,8 +7,15 @@
 //! `F⁺` the previous algorithm left.
 //!
 //! Notation: `E` the equalities (always handled), `F` the inequalities, `F⁺ ⊆ F`
-//! the handled ones; a constraint is *active* when `g_k ≤ tol` (violated ones
-//! included); it shows a *violation tendency* when `a_k = J_k q̈ − d_k < 0`.
+//! the handled ones; it shows a *violation tendency* when `a_k = J_k q̈ − d_k < 0`.
+//! An inequality is *active* when it is violated beyond the tolerance
+//! (`g_k < −tol`), or touches (`|g_k| ≤ tol`) without separating (`J_k q̇ ≤ v_tol`).
+//! The paper says `g_k = 0`; the velocity condition is Baraff's (1994): the
+//! acceleration-level problem concerns contacts with zero normal velocity. A
+//! contact at `g = 0` that separates (after a bounce) leaves at once; handled,
+//! Baumgarte's velocity term `−(2/τ) J_k q̇` in `d_k` would hold it back and pump
+//! energy into tiny hops. Approaching touching contacts get an impulse first
+//! ([`crate::events`]), so at solve time touching means resting.
 
 use serde::{Deserialize, Serialize};
 
@@ -92,18 +99,20 @@ pub struct Tolerances {
     pub active: f64,
     /// A violation tendency is `J_k q̈ − d_k < −tendency` (m/s²).
     pub tendency: f64,
+    /// A touching inequality with `J_k q̇ > separating` (m/s) is separating, not active.
+    pub separating: f64,
 }
 
 impl Default for Tolerances {
     fn default() -> Self {
-        Tolerances { active: 1e-6, tendency: 1e-9 }
+        Tolerances { active: 1e-6, tendency: 1e-9, separating: 1e-6 }
     }
 }
 
 /// What an algorithm sees at the start of a step.
 pub struct SolveContext<'a> {
     pub problem: &'a ContactProblem,
-    /// `active[k]`: inequality `k` has `g_k ≤ tol` (always false for equalities).
+    /// `active[k]`: inequality `k` touches and does not separate (false for equalities).
     pub active: &'a [bool],
     pub tol: Tolerances,
 }

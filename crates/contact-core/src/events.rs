@@ -2,14 +2,20 @@
 //!
 //! A trial step from `(q, q̇)` over `h` with `q̈` held constant follows the
 //! integrator's path `q(s)`, `s ∈ [0, h]` ([`crate::Integrator::advance`]). If an
-//! inequality that was inactive at the start (`g_k > tol`) ends violated
-//! (`g_k(q(h)) < 0`), the step went too far. For each such `k` the function
-//! `s ↦ g_k(q(s))` changes sign on `(0, h]`; a bracketing root finder (Illinois,
+//! inequality that was inactive at the start (apart, or touching but separating)
+//! ends violated (`g_k(q(h)) < 0`), the step went too far. For each such `k` the
+//! function `s ↦ g_k(q(s))` changes sign on `(0, h]` (for a separating contact,
+//! after the first of 32 samples where it is apart); a bracketing root finder (Illinois,
 //! the regula falsi that halves the retained end's value, with a bisection
 //! fallback) locates its root to `|g| ≤ 1e-12` or a bracket `≤ 1e-13 s`, keeping
 //! the end where `g ≥ 0` so nothing penetrates. The earliest root `s*` is the
 //! event: the whole state is rewound to the start, advanced by `s*`, the impact
 //! is resolved ([`crate::impulse`]), and the step goes on with `h − s*`.
+//!
+//! Touching contacts that approach at the start of a step (they drifted into the
+//! tolerance band, or a scene starts them so) get their impact right away
+//! ([`touching_impact`]): without it, the acceleration-level solve would let them
+//! sink by about `v τ` before Baumgarte pushes back.
 //!
 //! Zeno guards: at most `max_per_step` events in one step (after that the rest of
 //! the step is taken and Baumgarte mends what is left), and an approach speed
@@ -78,24 +84,41 @@ pub(crate) fn first_activation(
     if !ev.enabled || events_so_far >= ev.max_per_step {
         return None;
     }
+    let start = world.state.clone();
+    let integrator = world.settings.integrator;
+    let model = &world.model;
+    let g0 = model.constraint_values(&start.q);
+    let tol = world.settings.tol;
+    // Inactive at the start and not violated: apart, or touching and separating.
     let crossing: Vec<usize> = (0..g_trial.len())
-        .filter(|&k| world.model.constraints[k].is_inequality() && !active[k] && g_trial[k] < 0.0)
+        .filter(|&k| model.constraints[k].is_inequality() && !active[k] && g0[k] >= -tol.active && g_trial[k] < 0.0)
         .collect();
     if crossing.is_empty() {
         return None;
     }
-    let start = world.state.clone();
-    let integrator = world.settings.integrator;
-    let model = &world.model;
     let g_at = |k: usize, s: f64| -> f64 {
         let st = integrator.advance(&start, qdd, s);
         model.constraints[k].eval(&model.bodies, &st.q, &st.qd).g
     };
-    let g0 = model.constraint_values(&start.q);
-    let mut first = h;
+    let mut first = f64::INFINITY;
     for &k in &crossing {
-        let s = illinois(|s| g_at(k, s), 0.0, g0[k], h, g_trial[k]);
-        first = first.min(s);
+        let (mut a, mut fa) = (0.0, g0[k]);
+        if fa <= G_TOL {
+            // Touching and separating (just bounced): bracket from the first sample
+            // where it is apart. None apart: it never left, nothing to locate.
+            let apart = (1..=SAMPLES)
+                .map(|i| h * i as f64 / SAMPLES as f64)
+                .map(|s| (s, g_at(k, s)))
+                .find(|(_, g)| *g > G_TOL || *g < 0.0);
+            match apart {
+                Some((s, g)) if g > G_TOL => (a, fa) = (s, g),
+                _ => continue,
+            }
+        }
+        first = first.min(illinois(|s| g_at(k, s), a, fa, h, g_trial[k]));
+    }
+    if !first.is_finite() {
+        return None;
     }
     let at: State = integrator.advance(&start, qdd, first);
     let g_now = model.constraint_values(&at.q);
@@ -113,11 +136,48 @@ pub(crate) fn first_activation(
     })
 }
 
+/// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
+/// (`J_k q̇ < −v_tol`): the ones that drifted into contact within the tolerance,
+/// or started a scene in contact with a velocity. Returns the event, if any.
+pub(crate) fn touching_impact(world: &mut World, events_so_far: usize) -> Option<Event> {
+    let set = &world.settings;
+    if !set.events.enabled || events_so_far >= set.events.max_per_step {
+        return None;
+    }
+    let (q, qd) = (&world.state.q, &world.state.qd);
+    let rows = world.model.eval_constraints(q, qd);
+    let approaching: Vec<usize> = (0..rows.len())
+        .filter(|&k| {
+            world.model.constraints[k].is_inequality()
+                && rows[k].g <= set.tol.active
+                && rows[k].row.dot(qd) < -set.tol.separating
+        })
+        .collect();
+    if approaching.is_empty() {
+        return None;
+    }
+    let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
+    let result = impulse::resolve(world, &g);
+    Some(Event {
+        t: world.state.t,
+        dt: 0.0,
+        constraints: approaching,
+        approach_speed: result.approach_speed,
+        impulse: result.impulse,
+        mode: world.settings.events.impulses,
+    })
+}
+
+/// A root is located when `0 ≤ g ≤ G_TOL` (m) ...
+const G_TOL: f64 = 1e-12;
+/// ... or when its bracket is narrower than `T_TOL` (s).
+const T_TOL: f64 = 1e-13;
+/// Samples of a trial step searched for the moment a separating contact is apart.
+const SAMPLES: usize = 32;
+
 /// Root of `f` in `[a, b]` with `f(a) > 0 > f(b)`, by the Illinois method with a
 /// bisection fallback. Returns a point where `f ≥ 0` (the left end of the final bracket).
 pub fn illinois(f: impl Fn(f64) -> f64, mut a: f64, mut fa: f64, mut b: f64, mut fb: f64) -> f64 {
-    const G_TOL: f64 = 1e-12;
-    const T_TOL: f64 = 1e-13;
     let mut side = 0i8;
     for i in 0..200 {
         if b - a <= T_TOL || fa <= G_TOL {

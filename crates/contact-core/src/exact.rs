@@ -182,6 +182,23 @@ impl ActiveSetSolver for Exact {
             set.handled[k] = i >= neq && lcp.clamped[i];
         }
         set.initialized = true;
+        // Polish: the regularization leaves `a_C` off by `ε λ`, which ill-conditioned
+        // rows amplify in `q̈`. Re-solve eq. (6) exactly on the final clamped set and
+        // keep that answer when it is still complementary.
+        let clamped: Vec<usize> = cand.iter().enumerate().filter(|(i, _)| lcp.clamped[*i]).map(|(_, &k)| k).collect();
+        let exact = p.solve(&clamped);
+        let complementary = cand.iter().enumerate().all(|(i, &k)| {
+            if i < neq {
+                true
+            } else if lcp.clamped[i] {
+                exact.lambda[k] >= 0.0
+            } else {
+                p.tendency(k, &exact.qdd) >= -ctx.tol.tendency
+            }
+        });
+        if complementary && exact.residual <= 1e-9 * (1.0 + exact.qdd.iter().fold(0.0, |m: f64, v| m.max(v.abs()))) {
+            lambda = exact.lambda;
+        }
         let qdd = p.accelerations(&lambda);
         if trace.iterations.is_empty() {
             // No pivot: the equalities alone (or nothing) were solved once.

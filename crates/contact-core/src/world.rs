@@ -7,7 +7,8 @@
 //! 3. integrate with `q̈` held over the step (see [`Integrator`]);
 //! 4. if event handling is on and an inactive inequality ends violated, rewind to
 //!    the first activation inside the step, resolve the impact and go on with the
-//!    rest of the step ([`crate::events`]);
+//!    rest of the step ([`crate::events`]); touching contacts that approach get
+//!    their impact before step 1;
 //! 5. let the algorithm update `F⁺` for the next step (Algorithms 1–2).
 //!
 //! The engine takes its state explicitly and knows nothing of any app; a
@@ -141,13 +142,17 @@ impl World {
         self.steps = s.steps;
     }
 
-    /// Active inequalities at the current state (`g_k ≤ tol`).
+    /// Active inequalities at the current state (see [`crate::algorithm`]).
     fn active_flags(&self, problem: &ContactProblem) -> Vec<bool> {
+        let tol = self.settings.tol;
         problem
             .rows
             .iter()
             .zip(&problem.kinds)
-            .map(|(r, k)| *k == crate::ConstraintKind::Inequality && r.g <= self.settings.tol.active)
+            .map(|(r, k)| {
+                *k == crate::ConstraintKind::Inequality
+                    && (r.g < -tol.active || (r.g <= tol.active && r.row.dot(&self.state.qd) <= tol.separating))
+            })
             .collect()
     }
 
@@ -161,6 +166,10 @@ impl World {
         let mut events = Vec::new();
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
         let (problem, sol) = loop {
+            // Touching contacts that approach get their impact before the solve.
+            if let Some(event) = events::touching_impact(self, events.len()) {
+                events.push(event);
+            }
             let problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
             let active = self.active_flags(&problem);
             let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol };

@@ -1,0 +1,189 @@
+//! The Exact solver against a brute-force oracle: on small random contact
+//! problems, enumerate every subset S of the inequalities, solve the full KKT
+//! matrix of eq. (6) for E ∪ S with an SVD pseudo-inverse (an independent path:
+//! no Schur complement, no pivoting), and keep the S whose solution is
+//! complementary. `q̈` is unique (it minimises a strictly convex quadratic under
+//! the constraints), so the Exact solver must find the same `q̈`, with `λ ≥ 0`,
+//! `J q̈ − d ≥ 0` and their product zero. Redundant rows (duplicates and positive
+//! combinations of other rows) are included.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use contact_core::algorithm::SolveContext;
+use contact_core::constraint::{RowEval, SparseRow};
+use contact_core::{ActiveSet, Algorithm, ConstraintKind, ContactProblem, Tolerances, Trace};
+use nalgebra::{DMatrix, DVector};
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+struct Problem {
+    mass: Vec<f64>,
+    f: Vec<f64>,
+    rows: Vec<Vec<f64>>,
+    d: Vec<f64>,
+    neq: usize,
+}
+
+/// Random problems: n ∈ {2, 4} coordinates, 0–1 equalities, 1–5 inequalities,
+/// and 0–2 redundant inequalities; feasible by construction (d = J z − slack).
+fn problems() -> impl Strategy<Value = Problem> {
+    let n = prop_oneof![Just(2usize), Just(4usize)];
+    n.prop_flat_map(|n| {
+        (
+            prop::collection::vec(0.2f64..5.0, n),
+            prop::collection::vec(-10.0f64..10.0, n),
+            0usize..2,
+            prop::collection::vec(prop::collection::vec(-1.0f64..1.0, n), 1..6),
+            prop::collection::vec((0usize..6, 0usize..6, 0.1f64..2.0, any::<bool>()), 0..3),
+            prop::collection::vec(-5.0f64..5.0, n),
+            prop::collection::vec(prop_oneof![Just(0.0), 0.0f64..2.0], 10),
+        )
+    })
+    .prop_map(|(mass, f, neq, base, redundant, z, slack)| {
+        let mut rows = base;
+        for (i, j, c, dup) in redundant {
+            let (i, j) = (i % rows.len(), j % rows.len());
+            let r: Vec<f64> =
+                if dup { rows[i].clone() } else { rows[i].iter().zip(&rows[j]).map(|(a, b)| c * a + b).collect() };
+            rows.push(r);
+        }
+        let neq = neq.min(rows.len() - 1);
+        let d = rows
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let jz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+                if k < neq { jz } else { jz - slack[k % slack.len()] }
+            })
+            .collect();
+        Problem { mass, f, rows, d, neq }
+    })
+}
+
+fn contact_problem(p: &Problem) -> ContactProblem {
+    let rows = p
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row = SparseRow::default();
+            for (i, v) in r.iter().enumerate() {
+                row.push(i, *v);
+            }
+            RowEval { g: 0.0, row, jd_qd: 0.0 }
+        })
+        .collect();
+    ContactProblem {
+        minv: p.mass.iter().map(|m| 1.0 / m).collect(),
+        f: p.f.clone(),
+        rows,
+        d: p.d.clone(),
+        kinds: (0..p.rows.len())
+            .map(|k| if k < p.neq { ConstraintKind::Equality } else { ConstraintKind::Inequality })
+            .collect(),
+    }
+}
+
+/// The oracle: the `q̈` of a complementary handled set, found by enumeration.
+fn oracle(p: &Problem) -> Option<DVector<f64>> {
+    let (n, m) = (p.mass.len(), p.rows.len());
+    let nineq = m - p.neq;
+    for mask in 0u32..(1 << nineq) {
+        let set: Vec<usize> = (0..m).filter(|&k| k < p.neq || mask & (1 << (k - p.neq)) != 0).collect();
+        let s = set.len();
+        // [M  −J_Sᵀ; −J_S  0] [q̈; λ] = [f; −d_S]
+        let mut kkt = DMatrix::zeros(n + s, n + s);
+        let mut rhs = DVector::zeros(n + s);
+        for i in 0..n {
+            kkt[(i, i)] = p.mass[i];
+            rhs[i] = p.f[i];
+        }
+        for (a, &k) in set.iter().enumerate() {
+            for i in 0..n {
+                kkt[(i, n + a)] = -p.rows[k][i];
+                kkt[(n + a, i)] = -p.rows[k][i];
+            }
+            rhs[n + a] = -p.d[k];
+        }
+        let x = kkt.clone().svd(true, true).solve(&rhs, 1e-10).ok()?;
+        if (&kkt * &x - &rhs).amax() > 1e-8 {
+            continue; // inconsistent handled set
+        }
+        let qdd = x.rows(0, n).into_owned();
+        let lambda_ok = set.iter().enumerate().all(|(a, &k)| k < p.neq || x[n + a] >= -1e-8);
+        let tend_ok = (p.neq..m)
+            .filter(|k| !set.contains(k))
+            .all(|k| p.rows[k].iter().zip(qdd.iter()).map(|(a, b)| a * b).sum::<f64>() - p.d[k] >= -1e-8);
+        if lambda_ok && tend_ok {
+            return Some(qdd);
+        }
+    }
+    None
+}
+
+static AGREED: AtomicUsize = AtomicUsize::new(0);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn exact_agrees_with_brute_force(p in problems()) {
+        let cp = contact_problem(&p);
+        let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
+        let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
+        let mut set = ActiveSet::new(p.rows.len());
+        let mut trace = Trace::new(Algorithm::Exact);
+        let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut trace);
+        prop_assert!(!trace.capped);
+        prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
+        let expected = oracle(&p).expect("feasible by construction, so a complementary set exists");
+        let scale = 1.0 + expected.amax();
+        for i in 0..p.mass.len() {
+            prop_assert!((sol.qdd[i] - expected[i]).abs() < 1e-6 * scale, "q̈[{}] = {} vs oracle {}", i, sol.qdd[i], expected[i]);
+        }
+        for k in p.neq..p.rows.len() {
+            let a = cp.tendency(k, &sol.qdd);
+            prop_assert!(sol.lambda[k] >= 0.0);
+            prop_assert!(a >= -1e-6 * scale, "J q̈ − d = {} for inequality {}", a, k);
+            prop_assert!((sol.lambda[k] * a).abs() < 1e-6 * scale * (1.0 + sol.lambda[k]));
+        }
+        for k in 0..p.neq {
+            prop_assert!(cp.tendency(k, &sol.qdd).abs() < 1e-6 * scale);
+        }
+        AGREED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn zz_report_agreement_count() {
+    // Informational (test order is not guaranteed): the count is printed with --nocapture.
+    println!("exact/oracle agreements so far: {}", AGREED.load(Ordering::Relaxed));
+}
+
+/// Found by proptest: nearly parallel rows with an equality. The regularized
+/// pivoting alone was 4e-5 off in q̈; the exact re-solve on the final set fixes it.
+#[test]
+fn nearly_parallel_rows_regression() {
+    let p = Problem {
+        mass: vec![0.2, 0.2],
+        f: vec![0.0, 0.0],
+        rows: vec![
+            vec![-0.5845463146162456, -0.1138600624155715],
+            vec![-0.9555851152412119, -0.18863254902479626],
+            vec![-0.6430009460778702, -0.12524606865712865],
+            vec![-0.6801048261403668, -0.13272331731805115],
+        ],
+        d: vec![0.39255088303459496, 0.6503410600504247, 0.43180597133805443, 0.45758498903963746],
+        neq: 1,
+    };
+    let cp = contact_problem(&p);
+    let active = [false, true, true, true];
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
+    let mut set = ActiveSet::new(4);
+    let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut Trace::new(Algorithm::Exact));
+    let expected = oracle(&p).unwrap();
+    assert!(
+        (sol.qdd[0] - expected[0]).abs() < 1e-9 && (sol.qdd[1] - expected[1]).abs() < 1e-9,
+        "{:?} vs {expected}",
+        sol.qdd
+    );
+}
