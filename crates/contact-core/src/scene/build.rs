@@ -105,8 +105,10 @@ struct Bodies {
 }
 
 impl Bodies {
-    fn push(&mut self, cx: &Ctx, name_path: &str, body: Body, info: BodyInfo, q: &[f64], qd: &[f64]) -> Result<()> {
+    fn push(&mut self, cx: &Ctx, name_path: &str, mut body: Body, info: BodyInfo, q: &[f64], qd: &[f64]) -> Result<()> {
         cx.name(name_path, &body.name)?;
+        // As `Model::new` will: the body's coordinates follow those pushed before.
+        body.offset = self.q.len();
         if let Some(&first) = self.by_name.get(&body.name) {
             let at = line_of(cx, &format!("{}.name", self.info[first].path));
             return Err(cx.err(name_path, format!("body name `{}` is used twice (first{at})", body.name)));
@@ -441,7 +443,7 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     let settings = Settings {
         algorithm: s.algorithm,
         tau,
-        tol: Tolerances { active, tendency },
+        tol: Tolerances { active, tendency, ..Tolerances::default() },
         integrator: s.integrator,
         events: EventSettings {
             enabled: s.events,
