@@ -1,14 +1,34 @@
 //! The command line: `contact-lab [SCENE]` opens the app, `run` and `compare` are headless.
+//!
+//! `run` and `compare` are plain functions that write their report to a
+//! `&mut dyn Write`, so tests call them without spawning a process.
 
+mod compare;
+mod csv_out;
+mod run;
+mod sim;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use contact_core::scene::{self, Overrides, Scene, SceneError};
+use contact_core::{Algorithm, ImpulseMode};
+
+pub use compare::compare;
+pub use run::run;
 
 /// A real-time laboratory for contact handled with Lagrange multipliers
 /// (Jonquet, Nocent & Remion, GRAPP 2007).
+///
+/// Without a subcommand, opens the desktop lab on SCENE (default
+/// assets/scenes/wedge.ron). `run` and `compare` work headless on the same scene files.
 #[derive(Parser, Debug)]
-#[command(name = "contact-lab", version, about, args_conflicts_with_subcommands = true)]
+#[command(name = "contact-lab", version, about, long_about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -18,15 +38,185 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run a scene headless.
-    Run { scene: PathBuf },
+    /// Run a scene headless: a summary on stdout, optionally every step to CSV.
+    Run(RunArgs),
+    /// Run a scene under every algorithm from the same start and compare them in a table.
+    Compare(CompareArgs),
 }
 
+/// `contact-lab run`.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = RUN_HELP)]
+pub struct RunArgs {
+    /// The scene file (RON), e.g. assets/scenes/wedge.ron.
+    pub scene: PathBuf,
+    /// The algorithm that chooses the handled constraints (default: the scene's).
+    #[arg(long, value_enum)]
+    pub algorithm: Option<AlgorithmArg>,
+    /// Simulated time in seconds (default: the scene's `duration`).
+    #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
+    pub duration: Option<f64>,
+    /// Time step h in seconds (default: the scene's `solver.dt`).
+    #[arg(long, value_name = "H", value_parser = positive, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Baumgarte's time constant τ of eq. (5), in seconds (default: the scene's).
+    #[arg(long, value_name = "T", value_parser = positive, allow_negative_numbers = true)]
+    pub tau: Option<f64>,
+    /// Restitution coefficient e of impacts, in [0, 1] (constraints with their own keep it).
+    #[arg(long, value_name = "E", value_parser = unit_interval, allow_negative_numbers = true)]
+    pub restitution: Option<f64>,
+    /// How the impulses of simultaneous contacts are computed (default: the scene's).
+    #[arg(long, value_enum)]
+    pub impulses: Option<ImpulsesArg>,
+    /// Number of balls of a scene with a `ball_pile` (ball-pile.ron).
+    #[arg(long, value_name = "N")]
+    pub balls: Option<usize>,
+    /// Write one row per step to FILE (columns: see below).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write one row per event (rewind to a first activation and its impact) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+}
+
+const RUN_HELP: &str = "\
+CSV (--csv): one row per step, after the step. Columns: `t`; for every generalized
+coordinate `BODY.COORD` (its value), `BODY.COORD.v` (velocity) and `BODY.COORD.a` (the
+acceleration of the step's last solve of eq. 6); for every constraint `NAME.g` (value,
+>= 0 allowed for inequalities), `NAME.lambda` (multiplier of the last solve, 0 when not
+handled) and `NAME.handled` (1 when in E or F+ for that solve, else 0).
+
+Events (--events): one row per event: `t`, `constraints` that activated, `approach_speeds`
+and `impulses` as NAME=VALUE lists separated by `;`, and the impulse `mode`.
+
+Summary (stdout): steps, events, max violation, min λ among handled inequalities,
+energy drift (kinetic + potential of gravity and constant forces; damping and
+restitution below 1 dissipate), solves of eq. (6) and wall time per step.";
+
+/// `contact-lab compare`.
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// The scene file (RON).
+    pub scene: PathBuf,
+    /// Simulated time in seconds (default: the scene's `duration`).
+    #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
+    pub duration: Option<f64>,
+    /// Number of balls of a scene with a `ball_pile` (ball-pile.ron).
+    #[arg(long, value_name = "N")]
+    pub balls: Option<usize>,
+}
+
+/// The algorithms by their command-line names.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// Platt 1992 (Algorithm 1): F+ kept across steps, drop λ ≤ 0, add g < 0.
+    Platt,
+    /// Algorithm 2: as Platt, but add on a violation tendency J q̈ < d.
+    PlattImproved,
+    /// Algorithm 3, the paper's: F+ emptied each step, grown until nothing tends to violate.
+    Right,
+    /// The exact complementarity solution (principal pivoting), the reference.
+    Exact,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Self {
+        match a {
+            AlgorithmArg::Platt => Algorithm::Platt,
+            AlgorithmArg::PlattImproved => Algorithm::PlattImproved,
+            AlgorithmArg::Right => Algorithm::Right,
+            AlgorithmArg::Exact => Algorithm::Exact,
+        }
+    }
+}
+
+/// The impulse modes by their command-line names.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpulsesArg {
+    /// One complementarity problem over every contact active at the impact.
+    Simultaneous,
+    /// Impulses propagated contact by contact until none approaches (Newton's cradle).
+    Sequential,
+}
+
+impl From<ImpulsesArg> for ImpulseMode {
+    fn from(a: ImpulsesArg) -> Self {
+        match a {
+            ImpulsesArg::Simultaneous => ImpulseMode::Simultaneous,
+            ImpulsesArg::Sequential => ImpulseMode::Sequential,
+        }
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) => Err(format!("must be a positive number, got {v}")),
+        Err(e) => Err(format!("not a number: {e}")),
+    }
+}
+
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        Ok(v) => Err(format!("must be in [0, 1], got {v}")),
+        Err(e) => Err(format!("not a number: {e}")),
+    }
+}
+
+/// Why a headless command failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// The scene file is missing or wrong (names file, line, column, field).
+    Scene(SceneError),
+    /// An output file could not be written.
+    Output { path: PathBuf, error: String },
+    /// The simulation produced a non-finite state.
+    Diverged { t: f64 },
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Scene(e) => write!(f, "{e}"),
+            CliError::Output { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
+            CliError::Diverged { t } => write!(f, "the state became non-finite at t = {t} s"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<SceneError> for CliError {
+    fn from(e: SceneError) -> Self {
+        CliError::Scene(e)
+    }
+}
+
+/// Loads a scene for a headless command.
+fn load(path: &std::path::Path, balls: Option<usize>) -> Result<Scene, CliError> {
+    Ok(scene::load(path, &Overrides { balls })?)
+}
+
+/// Runs a headless command; errors go to stderr with a non-zero exit code.
 pub fn execute(cmd: Command) -> ExitCode {
-    match cmd {
-        Command::Run { scene } => {
-            eprintln!("contact-lab: `run` is not built yet ({})", scene.display());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = match &cmd {
+        Command::Run(args) => run(args, &mut out),
+        Command::Compare(args) => compare(args, &mut out),
+    };
+    let _ = out.flush();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("contact-lab: error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// A write to the report stream; a closed stdout is not worth a panic.
+fn io_err(e: std::io::Error) -> CliError {
+    CliError::Output { path: PathBuf::from("<stdout>"), error: e.to_string() }
 }

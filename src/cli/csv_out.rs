@@ -1,0 +1,97 @@
+//! The CSV files of `contact-lab run`: one row per step, one row per event.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use contact_core::{Event, Model, StepReport, World};
+
+use super::CliError;
+
+fn output_error(path: &Path, e: impl ToString) -> CliError {
+    CliError::Output { path: path.to_path_buf(), error: e.to_string() }
+}
+
+/// The header of the steps file: `t`, then `BODY.COORD`, `BODY.COORD.v`,
+/// `BODY.COORD.a` per coordinate, then `NAME.g`, `NAME.lambda`, `NAME.handled`
+/// per constraint.
+pub fn step_header(model: &Model) -> Vec<String> {
+    let mut h = vec!["t".to_string()];
+    for c in model.coord_labels() {
+        h.extend([c.clone(), format!("{c}.v"), format!("{c}.a")]);
+    }
+    for c in &model.constraints {
+        for s in ["g", "lambda", "handled"] {
+            h.push(format!("{}.{s}", c.name));
+        }
+    }
+    h
+}
+
+/// Writes one row per step.
+pub struct StepsCsv {
+    path: PathBuf,
+    out: csv::Writer<File>,
+}
+
+impl StepsCsv {
+    pub fn create(path: &Path, model: &Model) -> Result<Self, CliError> {
+        let mut out = csv::Writer::from_path(path).map_err(|e| output_error(path, e))?;
+        out.write_record(step_header(model)).map_err(|e| output_error(path, e))?;
+        Ok(StepsCsv { path: path.to_path_buf(), out })
+    }
+
+    /// The row after a step: the state at its end, `q̈` and `λ` of its last solve.
+    pub fn row(&mut self, world: &World, report: &StepReport) -> Result<(), CliError> {
+        let s = &world.state;
+        let mut fields = Vec::with_capacity(1 + 3 * s.q.len() + 3 * report.g.len());
+        fields.push(report.t.to_string());
+        for i in 0..s.q.len() {
+            fields.push(s.q[i].to_string());
+            fields.push(s.qd[i].to_string());
+            fields.push(report.qdd.get(i).copied().unwrap_or(f64::NAN).to_string());
+        }
+        for k in 0..report.g.len() {
+            fields.push(report.g[k].to_string());
+            fields.push(report.lambda[k].to_string());
+            fields.push(if report.handled[k] { "1" } else { "0" }.to_string());
+        }
+        self.out.write_record(&fields).map_err(|e| output_error(&self.path, e))
+    }
+
+    pub fn finish(mut self) -> Result<(), CliError> {
+        self.out.flush().map_err(|e| output_error(&self.path, e))
+    }
+}
+
+/// Writes one row per event.
+pub struct EventsCsv {
+    path: PathBuf,
+    out: csv::Writer<File>,
+    names: Vec<String>,
+}
+
+impl EventsCsv {
+    pub const HEADER: [&str; 5] = ["t", "constraints", "approach_speeds", "impulses", "mode"];
+
+    pub fn create(path: &Path, model: &Model) -> Result<Self, CliError> {
+        let mut out = csv::Writer::from_path(path).map_err(|e| output_error(path, e))?;
+        out.write_record(Self::HEADER).map_err(|e| output_error(path, e))?;
+        let names = model.constraints.iter().map(|c| c.name.clone()).collect();
+        Ok(EventsCsv { path: path.to_path_buf(), out, names })
+    }
+
+    /// `t, a;b, a=1.2;b=0.3, a=0.02;b=0.01, simultaneous`.
+    pub fn row(&mut self, e: &Event) -> Result<(), CliError> {
+        let name = |k: usize| self.names.get(k).cloned().unwrap_or_else(|| format!("#{k}"));
+        let list =
+            |v: &[(usize, f64)]| v.iter().map(|(k, x)| format!("{}={x}", name(*k))).collect::<Vec<_>>().join(";");
+        let constraints = e.constraints.iter().map(|&k| name(k)).collect::<Vec<_>>().join(";");
+        let record =
+            [e.t.to_string(), constraints, list(&e.approach_speed), list(&e.impulse), e.mode.label().to_string()];
+        self.out.write_record(&record).map_err(|err| output_error(&self.path, err))
+    }
+
+    pub fn finish(mut self) -> Result<(), CliError> {
+        self.out.flush().map_err(|e| output_error(&self.path, e))
+    }
+}

@@ -1,0 +1,171 @@
+//! The headless commands, called as functions (no process spawned).
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use super::*;
+
+fn scene(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/scenes").join(name)
+}
+
+fn run_args(scene: PathBuf) -> RunArgs {
+    RunArgs {
+        scene,
+        algorithm: None,
+        duration: None,
+        dt: None,
+        tau: None,
+        restitution: None,
+        impulses: None,
+        balls: None,
+        csv: None,
+        events: None,
+    }
+}
+
+#[test]
+fn run_writes_the_documented_csv_header_and_one_row_per_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("wedge.csv");
+    let args = RunArgs {
+        duration: Some(0.1),
+        algorithm: Some(AlgorithmArg::Platt),
+        csv: Some(csv_path.clone()),
+        ..run_args(scene("wedge.ron"))
+    };
+    let mut out = Vec::new();
+    run(&args, &mut out).unwrap();
+
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let expected = [
+        "t",
+        "particle.x",
+        "particle.x.v",
+        "particle.x.a",
+        "particle.y",
+        "particle.y.v",
+        "particle.y.a",
+        "g1.g",
+        "g1.lambda",
+        "g1.handled",
+        "g2.g",
+        "g2.lambda",
+        "g2.handled",
+    ];
+    assert_eq!(header, expected);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 100, "0.1 s at h = 1e-3");
+    for row in &rows {
+        assert_eq!(row.len(), expected.len());
+        for field in row.iter() {
+            let v: f64 = field.parse().unwrap();
+            assert!(v.is_finite());
+        }
+    }
+    // First step of Platt on the wedge, eq. (11): both handled, q̈ = 0, λ = (−2, −1).
+    let first: Vec<f64> = rows[0].iter().map(|f| f.parse().unwrap()).collect();
+    assert!((first[0] - 1e-3).abs() < 1e-15);
+    assert_eq!((first[3], first[6]), (0.0, 0.0));
+    assert!((first[8] + 2.0).abs() < 1e-9 && (first[11] + 1.0).abs() < 1e-9);
+    assert_eq!((first[9], first[12]), (1.0, 1.0));
+
+    let summary = String::from_utf8(out).unwrap();
+    for key in ["steps: 100", "events: ", "max violation: ", "min lambda", "energy drift: ", "wall time per step: "] {
+        assert!(summary.contains(key), "summary lacks {key:?}:\n{summary}");
+    }
+}
+
+#[test]
+fn run_writes_one_row_per_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.csv");
+    let args = RunArgs {
+        duration: Some(0.5),
+        impulses: Some(ImpulsesArg::Sequential),
+        events: Some(events.clone()),
+        ..run_args(scene("newtons-cradle.ron"))
+    };
+    let mut out = Vec::new();
+    run(&args, &mut out).unwrap();
+    let summary = String::from_utf8(out).unwrap();
+    let mut reader = csv::Reader::from_path(&events).unwrap();
+    assert_eq!(reader.headers().unwrap(), &csv::StringRecord::from(csv_out::EventsCsv::HEADER.to_vec()));
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(summary.contains(&format!("events: {}\n", rows.len())), "{summary}");
+    // The struck ball hits its neighbour once in the first half second.
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][1], "b1-b2");
+    assert_eq!(&rows[0][4], "sequential");
+}
+
+#[test]
+fn compare_prints_one_row_per_algorithm() {
+    let args = CompareArgs { scene: scene("sticky-corner.ron"), duration: Some(0.2), balls: None };
+    let mut out = Vec::new();
+    compare(&args, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("algorithm")).expect("a header row");
+    let rows = &lines[header + 1..];
+    assert_eq!(rows.len(), Algorithm::ALL.len(), "{text}");
+    for (row, a) in rows.iter().zip(Algorithm::ALL) {
+        assert!(row.starts_with(a.label()), "{row}");
+        // Aligned: every row as wide as the header.
+        assert_eq!(row.chars().count(), lines[header].chars().count(), "{text}");
+    }
+    // Exact is its own reference; Right holds the block in the corner (GUIDE §2).
+    assert!(rows[3].ends_with("0.000e0"), "{text}");
+    assert!(!rows[2].ends_with("0.000e0"), "{text}");
+}
+
+#[test]
+fn bad_scenes_are_errors_that_say_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.ron");
+    std::fs::write(&path, "Scene(\n  name: \"x\",\n  bodies: [Particle(name: \"p\", position: (0, 0), mass: -1)],\n)")
+        .unwrap();
+    let err = run(&run_args(path.clone()), &mut Vec::new()).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.starts_with(&format!("{}:3:", path.display())), "{msg}");
+    assert!(msg.contains("bodies[0].mass") && msg.contains("positive"), "{msg}");
+
+    let missing = run(&run_args(dir.path().join("nope.ron")), &mut Vec::new()).unwrap_err();
+    assert!(missing.to_string().contains("cannot read"), "{missing}");
+
+    let args = RunArgs { balls: Some(3), ..run_args(scene("wedge.ron")) };
+    assert!(run(&args, &mut Vec::new()).unwrap_err().to_string().contains("ball_pile"));
+}
+
+#[test]
+fn the_command_line_keeps_the_app_entry_points() {
+    let cli = Cli::try_parse_from(["contact-lab"]).unwrap();
+    assert!(cli.command.is_none() && cli.app.scene.is_none());
+    let cli = Cli::try_parse_from(["contact-lab", "assets/scenes/billiard-corner.ron"]).unwrap();
+    assert!(cli.command.is_none());
+    assert_eq!(cli.app.scene, Some(PathBuf::from("assets/scenes/billiard-corner.ron")));
+    let cli = Cli::try_parse_from([
+        "contact-lab",
+        "run",
+        "s.ron",
+        "--algorithm",
+        "platt-improved",
+        "--impulses",
+        "sequential",
+        "--dt",
+        "2e-3",
+        "--balls",
+        "12",
+    ])
+    .unwrap();
+    let Some(Command::Run(args)) = cli.command else { panic!("not a run") };
+    assert_eq!(args.algorithm, Some(AlgorithmArg::PlattImproved));
+    assert_eq!(args.impulses, Some(ImpulsesArg::Sequential));
+    assert_eq!((args.dt, args.balls), (Some(2e-3), Some(12)));
+    assert!(Cli::try_parse_from(["contact-lab", "run", "s.ron", "--dt", "0"]).is_err());
+    assert!(Cli::try_parse_from(["contact-lab", "run", "s.ron", "--restitution", "1.5"]).is_err());
+    let cli = Cli::try_parse_from(["contact-lab", "compare", "s.ron", "--duration", "3"]).unwrap();
+    assert!(matches!(cli.command, Some(Command::Compare(CompareArgs { duration: Some(3.0), .. }))));
+}
