@@ -3,7 +3,7 @@
 //! `contact-lab [SCENE]` opens the desktop lab; `contact-lab run|compare SCENE`
 //! runs the same scenes headless (see `--help`).
 
-mod app;
+use contact_lab::app;
 mod cli;
 
 use std::process::ExitCode;

@@ -1,18 +1,175 @@
-//! The desktop lab (Bevy).
+//! The desktop lab (Bevy): one plugin per concern, grouped in [`LabPlugins`].
+//!
+//! | plugin                      | concern                                              |
+//! |-----------------------------|------------------------------------------------------|
+//! | [`physics::PhysicsPlugin`]  | body/constraint entities, the fixed-step [`physics::PhysicsSet`] |
+//! | [`control::ControlPlugin`]  | play/pause/step/reset/algorithm, keys                |
+//! | [`scene::ScenePlugin`]      | scene files as Bevy assets, hot reload, the picker   |
+//! | [`history::HistoryPlugin`]  | the series the plots borrow                          |
+//! | [`timeline::TimelinePlugin`]| the snapshot ring and scrubbing                      |
+//! | [`view::ViewPlugin`]        | camera, world ↔ screen, pan and zoom                 |
+//! | [`render::WorldRenderPlugin`]| drawing the world                                   |
+//! | [`drag::DragPlugin`]        | mouse springs and force arrows                       |
+//! | [`ui::UiPlugin`]            | the egui panels                                      |
+//! | [`screenshot::ScreenshotPlugin`] | F12 and `--screenshot`                          |
 
-use std::path::PathBuf;
+pub mod control;
+pub mod drag;
+pub mod geometry;
+pub mod history;
+pub mod palette;
+pub mod physics;
+pub mod plots;
+pub mod render;
+pub mod scene;
+pub mod screenshot;
+pub mod timeline;
+pub mod ui;
+pub mod view;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use contact_core::Algorithm;
+use contact_core::scene::Overrides;
 
 /// Options of the desktop app.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct AppOptions {
     /// Scene file to open (default: assets/scenes/wedge.ron).
     pub scene: Option<PathBuf>,
+    /// Save a screenshot (PNG) to FILE after `--frames` frames, then quit.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to render before the scripted screenshot, or before quitting (default 120 with --screenshot).
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u32>,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// Algorithm to start with (platt, platt-improved, right, exact; default: the scene's).
+    #[arg(long, value_name = "NAME", value_parser = parse_algorithm)]
+    pub algorithm: Option<Algorithm>,
+    /// Number of balls of a scene with a `ball_pile`.
+    #[arg(long, value_name = "N")]
+    pub balls: Option<usize>,
+    /// Window size in logical pixels, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1600x900", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Write every body's position to FILE when the app quits (one `name x y` line each).
+    #[arg(long, value_name = "FILE")]
+    pub dump_state: Option<PathBuf>,
 }
 
-pub fn run(_opts: AppOptions) -> ExitCode {
-    App::new().add_plugins(DefaultPlugins).run();
-    ExitCode::SUCCESS
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    Algorithm::ALL.into_iter().find(|a| a.cli_name() == s).ok_or_else(|| {
+        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.cli_name()).collect();
+        format!("unknown algorithm `{s}` (one of {})", names.join(", "))
+    })
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, e.g. 1600x900")?;
+    let w: u32 = w.trim().parse().map_err(|_| format!("bad width `{w}`"))?;
+    let h: u32 = h.trim().parse().map_err(|_| format!("bad height `{h}`"))?;
+    if w < 640 || h < 400 {
+        return Err("the window must be at least 640x400".into());
+    }
+    Ok((w, h))
+}
+
+/// The lab's plugins, in the order they depend on each other.
+#[derive(Default)]
+pub struct LabPlugins {
+    pub options: AppOptions,
+    pub assets: PathBuf,
+}
+
+impl PluginGroup for LabPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        let o = &self.options;
+        let script = screenshot::Script {
+            frames: o.frames.or(o.screenshot.as_ref().map(|_| 120)),
+            screenshot: o.screenshot.clone(),
+            ..default()
+        };
+        PluginGroupBuilder::start::<Self>()
+            .add(physics::PhysicsPlugin)
+            .add(control::ControlPlugin { start_paused: o.paused })
+            .add(history::HistoryPlugin)
+            .add(timeline::TimelinePlugin)
+            .add(scene::ScenePlugin { assets: self.assets.clone(), overrides: Overrides { balls: o.balls } })
+            .add(view::ViewPlugin)
+            .add(render::WorldRenderPlugin)
+            .add(drag::DragPlugin)
+            .add(ui::UiPlugin)
+            .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
+    }
+}
+
+/// The `assets/` directory: `$CONTACT_LAB_ASSETS`, `./assets`, beside the
+/// executable, or the source tree's.
+pub fn assets_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os("CONTACT_LAB_ASSETS") {
+        return PathBuf::from(p);
+    }
+    let mut candidates = vec![PathBuf::from("assets")];
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            candidates.push(dir.join("assets"));
+        }
+    }
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
+    let found = candidates.iter().find(|c| c.join("scenes").is_dir()).cloned();
+    let dir = found.unwrap_or_else(|| candidates.pop().unwrap_or_else(|| PathBuf::from("assets")));
+    std::path::absolute(&dir).unwrap_or(dir)
+}
+
+/// Opens the lab window.
+pub fn run(opts: AppOptions) -> ExitCode {
+    let assets = assets_dir();
+    let path = opts.scene.clone().unwrap_or_else(|| assets.join("scenes").join("wedge.ron"));
+    let path = std::path::absolute(&path).unwrap_or(path);
+    let overrides = Overrides { balls: opts.balls };
+    // The first scene is read here, so a broken file is an error on the terminal
+    // (later ones are shown in the app while the previous scene keeps running).
+    let mut first = match contact_core::scene::load(&path, &overrides) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(a) = opts.algorithm {
+        first.world.settings.algorithm = a;
+    }
+    let (w, h) = opts.size;
+    let mut app = App::new();
+    scene::register_sources(&mut app);
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("contact-lab — {}", first.name),
+                    resolution: WindowResolution::new(w, h).with_scale_factor_override(1.0),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin {
+                file_path: assets.display().to_string(),
+                watch_for_changes_override: Some(true),
+                ..default()
+            }),
+    )
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    .add_plugins(LabPlugins { options: opts, assets });
+    physics::install_scene(app.world_mut(), first, Some(path));
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::FAILURE,
+    }
 }

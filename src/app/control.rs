@@ -1,0 +1,171 @@
+//! The clock a presenter drives: play/pause, single steps, reset, the algorithm,
+//! from the keyboard and the panels alike (both send [`LabAction`]s).
+//!
+//! | key   | action                                 |
+//! |-------|----------------------------------------|
+//! | Space | play / pause                           |
+//! | →     | one step (pauses)                      |
+//! | ←     | back one stored step (timeline)        |
+//! | R     | reset to the scene's start             |
+//! | 1–4   | Platt, Platt improved, Right, Exact    |
+//! | F     | fit the view to the scene              |
+//! | F12   | screenshot                             |
+//!
+//! A pause is `Time<Virtual>::pause`, so the fixed schedule stops with it; a single
+//! step runs the [`FixedUpdate`] schedule once by hand.
+
+use bevy::prelude::*;
+use contact_core::Algorithm;
+
+use super::physics::{self, Lab, StateJumped};
+use super::view::{EguiClaims, ViewTransform};
+
+/// Something the user asked for.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum LabAction {
+    TogglePause,
+    SetPaused(bool),
+    /// One fixed step, then pause.
+    StepOnce,
+    /// Back to the scene's initial state (settings and edited forces are kept).
+    Reset,
+    SetAlgorithm(Algorithm),
+    FitView,
+    Screenshot,
+    /// Restore timeline snapshot `i` (pauses).
+    Restore(usize),
+    /// Restore the snapshot before the one shown.
+    StepBack,
+}
+
+/// A line for the status bar, with when it was said (real seconds).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Status {
+    pub text: String,
+    pub at: f64,
+    pub error: bool,
+}
+
+impl Status {
+    pub fn say(&mut self, now: f64, text: impl Into<String>) {
+        self.text = text.into();
+        self.at = now;
+        self.error = false;
+        info!("{}", self.text);
+    }
+    pub fn warn(&mut self, now: f64, text: impl Into<String>) {
+        self.text = text.into();
+        self.at = now;
+        self.error = true;
+        warn!("{}", self.text);
+    }
+}
+
+pub struct ControlPlugin {
+    pub start_paused: bool,
+}
+
+impl Plugin for ControlPlugin {
+    fn build(&self, app: &mut App) {
+        let paused = self.start_paused;
+        app.add_message::<LabAction>()
+            .init_resource::<Status>()
+            .add_systems(Startup, move |mut virt: ResMut<Time<Virtual>>| {
+                if paused {
+                    virt.pause();
+                }
+            })
+            .add_systems(Update, (keyboard, apply_actions).chain());
+    }
+}
+
+fn keyboard(keys: Res<ButtonInput<KeyCode>>, claims: Res<EguiClaims>, mut actions: MessageWriter<LabAction>) {
+    if claims.keyboard {
+        return;
+    }
+    let pressed = |k| keys.just_pressed(k);
+    if pressed(KeyCode::Space) {
+        actions.write(LabAction::TogglePause);
+    }
+    if pressed(KeyCode::ArrowRight) {
+        actions.write(LabAction::StepOnce);
+    }
+    if pressed(KeyCode::ArrowLeft) {
+        actions.write(LabAction::StepBack);
+    }
+    if pressed(KeyCode::KeyR) {
+        actions.write(LabAction::Reset);
+    }
+    if pressed(KeyCode::KeyF) {
+        actions.write(LabAction::FitView);
+    }
+    if pressed(KeyCode::F12) {
+        actions.write(LabAction::Screenshot);
+    }
+    for (i, k) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {
+        if pressed(k) {
+            if let Some(a) = physics::algorithm_for_digit(i + 1) {
+                actions.write(LabAction::SetAlgorithm(a));
+            }
+        }
+    }
+}
+
+/// Applies the actions of this frame (exclusive: a single step runs a schedule).
+pub fn apply_actions(world: &mut World) {
+    let actions: Vec<LabAction> = world.resource_mut::<Messages<LabAction>>().drain().collect();
+    for action in actions {
+        let now = world.resource::<Time<Real>>().elapsed_secs_f64();
+        match action {
+            LabAction::TogglePause => {
+                let mut virt = world.resource_mut::<Time<Virtual>>();
+                if virt.is_paused() { virt.unpause() } else { virt.pause() }
+            }
+            LabAction::SetPaused(p) => {
+                let mut virt = world.resource_mut::<Time<Virtual>>();
+                if p { virt.pause() } else { virt.unpause() }
+            }
+            LabAction::StepOnce => {
+                world.resource_mut::<Time<Virtual>>().pause();
+                if world.contains_resource::<Lab>() {
+                    world.run_schedule(FixedUpdate);
+                }
+            }
+            LabAction::Reset => {
+                if let Some(mut lab) = world.get_resource_mut::<Lab>() {
+                    let initial = lab.initial.clone();
+                    lab.world.restore(&initial);
+                    lab.report = None;
+                    physics::sync_components_from_core(world);
+                    world.write_message(StateJumped { new_scene: false, reset: true });
+                    world.resource_mut::<Status>().say(now, "Reset to the scene's start");
+                }
+            }
+            LabAction::SetAlgorithm(a) => {
+                if let Some(mut lab) = world.get_resource_mut::<Lab>() {
+                    if lab.world.settings.algorithm != a {
+                        lab.world.settings.algorithm = a;
+                        world
+                            .resource_mut::<Status>()
+                            .say(now, format!("Algorithm: {} (from the next step)", a.label()));
+                    }
+                }
+            }
+            LabAction::Restore(i) => {
+                super::timeline::restore(world, i);
+            }
+            LabAction::StepBack => {
+                let current = world.get_resource::<super::timeline::Timeline>().and_then(|t| t.current());
+                if let Some(i) = current.and_then(|c| c.checked_sub(1)) {
+                    super::timeline::restore(world, i);
+                }
+            }
+            LabAction::FitView => world.resource_mut::<ViewTransform>().fit_pending = true,
+            LabAction::Screenshot => {
+                if let Some(mut req) = world.get_resource_mut::<super::screenshot::ScreenshotRequests>() {
+                    req.pending.push(None);
+                }
+            }
+        }
+    }
+}

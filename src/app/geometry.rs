@@ -1,0 +1,165 @@
+//! Where constraints touch and which forces they apply, for drawing and labels.
+//!
+//! A constraint `g_k(q) ≥ 0` with multiplier `λ_k` adds `J_kᵀ λ_k` to the
+//! generalized forces (eq. 6: `M q̈ = f + Jᵀλ`). On body `b`'s point this is the
+//! point force `λ_k ∂g_k/∂p_b`, which is what the arrows show:
+//!
+//! ```text
+//! half-plane  g = n·p − c − r|n|    ∂g/∂p = n                (not normalised: g1 = x − y has n = (1, −1))
+//! contact     g = |p_a − p_b| − r   ∂g/∂p_a = ν, ∂g/∂p_b = −ν,  ν = (p_a − p_b)/|p_a − p_b|
+//! rod         g = |p_a − p_b| − L   as contact
+//! string      g = L − |p_a − p_b|   signs flipped
+//! ```
+
+use bevy::math::DVec2;
+use contact_core::{BodyKind, Geometry, World};
+
+/// A point force a constraint applies to one body.
+#[derive(Clone, Copy, Debug)]
+pub struct ConstraintForce {
+    pub body: usize,
+    /// Where to draw it (the contact point on the body's surface).
+    pub at: DVec2,
+    /// `λ ∂g/∂p`, in N.
+    pub force: DVec2,
+}
+
+fn v(p: nalgebra::Vector2<f64>) -> DVec2 {
+    DVec2::new(p.x, p.y)
+}
+
+/// Body `b`'s point, from the core's current state.
+pub fn point(world: &World, b: usize) -> DVec2 {
+    v(world.model.position(b, &world.state))
+}
+
+/// The gradient directions `∂g_k/∂p` on the bodies of constraint `k` at `positions`
+/// (body points, possibly interpolated), with the surface point where each acts.
+pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) -> Vec<(usize, DVec2, DVec2)> {
+    let model = &world.model;
+    let c = &model.constraints[k];
+    match c.geometry {
+        Geometry::HalfPlane { body, normal, .. } => {
+            let n = v(normal);
+            let r = model.bodies[body].radius;
+            let p = positions(body);
+            vec![(body, p - n.normalize_or_zero() * r, n)]
+        }
+        Geometry::Contact { a, b } => {
+            let (pa, pb) = (positions(a), positions(b));
+            let nu = (pa - pb).normalize_or(DVec2::Y);
+            let (ra, rb) = (model.bodies[a].radius, model.bodies[b].radius);
+            vec![(a, pa - nu * ra, nu), (b, pb + nu * rb, -nu)]
+        }
+        Geometry::Distance { a, b, .. } => {
+            let (pa, pb) = (positions(a), positions(b));
+            let nu = (pa - pb).normalize_or(DVec2::Y);
+            let s = if c.is_inequality() { -1.0 } else { 1.0 };
+            vec![(a, pa, nu * s), (b, pb, -nu * s)]
+        }
+        Geometry::CoordBound { body, coord, upper, .. } => {
+            let s = if upper { -1.0 } else { 1.0 };
+            let b = &model.bodies[body];
+            let p = positions(body);
+            match &b.kind {
+                BodyKind::Particle => {
+                    let dir = if coord == 0 { DVec2::X } else { DVec2::Y };
+                    vec![(body, p, dir * s)]
+                }
+                BodyKind::Bead(curve) => {
+                    // A bound on u acts along the tangent: the generalized force λ s on u
+                    // is the point force λ s c'/|c'|² along the curve.
+                    let u = world.state.q[b.offset];
+                    let t = v(curve.d1(u));
+                    let t2 = t.length_squared().max(1e-12);
+                    vec![(body, p, t * (s / t2))]
+                }
+                BodyKind::Fixed { .. } => vec![],
+            }
+        }
+    }
+}
+
+/// The forces `λ_k ∂g_k/∂p` of constraint `k` with multiplier `lambda`.
+pub fn constraint_forces(
+    world: &World,
+    k: usize,
+    lambda: f64,
+    positions: &dyn Fn(usize) -> DVec2,
+) -> Vec<ConstraintForce> {
+    gradients(world, k, positions)
+        .into_iter()
+        .filter(|(b, _, _)| !matches!(world.model.bodies[*b].kind, BodyKind::Fixed { .. }))
+        .map(|(body, at, grad)| ConstraintForce { body, at, force: grad * lambda })
+        .collect()
+}
+
+/// A representative point of constraint `k` (for event flashes and labels).
+pub fn anchor(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) -> DVec2 {
+    let g = gradients(world, k, positions);
+    match g.as_slice() {
+        [] => DVec2::ZERO,
+        [(_, p, _)] => *p,
+        [(_, a, _), (_, b, _), ..] => {
+            if matches!(world.model.constraints[k].geometry, Geometry::Contact { .. }) {
+                *a
+            } else {
+                (*a + *b) * 0.5
+            }
+        }
+    }
+}
+
+/// A wall: every half-plane with the same `n` and `c` (one per ball in the scene
+/// files' `walls`), drawn once as the line `n·x = c` with its forbidden side.
+#[derive(Clone, Debug)]
+pub struct Wall {
+    pub name: String,
+    /// Unit normal, pointing into the allowed side.
+    pub normal: DVec2,
+    /// The line is `normal·x = offset` (normalised).
+    pub offset: f64,
+    /// The constraints drawn on this wall.
+    pub constraints: Vec<usize>,
+}
+
+/// Groups the half-planes (and the coordinate bounds of particles) into walls.
+pub fn walls(world: &World) -> Vec<Wall> {
+    let mut out: Vec<Wall> = Vec::new();
+    for (k, c) in world.model.constraints.iter().enumerate() {
+        let (n, off) = match c.geometry {
+            Geometry::HalfPlane { normal, offset, .. } => {
+                let len = normal.norm().max(1e-300);
+                (DVec2::new(normal.x, normal.y) / len, offset / len)
+            }
+            Geometry::CoordBound { body, coord, value, upper }
+                if matches!(world.model.bodies[body].kind, BodyKind::Particle) =>
+            {
+                let e = if coord == 0 { DVec2::X } else { DVec2::Y };
+                if upper { (-e, -value) } else { (e, value) }
+            }
+            _ => continue,
+        };
+        let name = c.name.split(':').next().unwrap_or(&c.name).to_string();
+        if let Some(w) = out.iter_mut().find(|w| (w.normal - n).length() < 1e-9 && (w.offset - off).abs() < 1e-9) {
+            w.constraints.push(k);
+        } else {
+            out.push(Wall { name, normal: n, offset: off, constraints: vec![k] });
+        }
+    }
+    out
+}
+
+/// A reference force magnitude of the scene (N): the largest constant load on a
+/// body (`|f + m g|`), used to scale every force arrow the same way.
+pub fn reference_force(world: &World) -> f64 {
+    let g = v(world.model.gravity);
+    world
+        .model
+        .bodies
+        .iter()
+        .filter(|b| b.is_dynamic())
+        .map(|b| (v(b.force) + g * b.mass).length().max(b.mass * 1.0))
+        .fold(0.0, f64::max)
+        .max(1e-6)
+}

@@ -1,0 +1,356 @@
+//! The recorded series the plots borrow: one sample per step (or every
+//! `stride`-th step once the buffer is full: it then keeps every other sample and
+//! doubles the stride, so it always spans the whole run in bounded memory).
+//!
+//! Series names are those of the scene files' plots ([`contact_core::scene::series_names`]):
+//! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
+//! `NAME.handled`, `max_violation`, `kinetic_energy`, `handled`, `iterations`.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use bevy::prelude::*;
+use contact_core::{StepReport, World};
+use egui_plot::PlotPoint;
+
+use super::physics::{Lab, PhysicsSet, StateJumped};
+
+/// What a series reads from a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Coord(usize),
+    Velocity(usize),
+    Acceleration(usize),
+    G(usize),
+    Lambda(usize),
+    Handled(usize),
+    MaxViolation,
+    KineticEnergy,
+    HandledCount,
+    Iterations,
+}
+
+impl Source {
+    /// The value after a step.
+    pub fn value(self, world: &World, report: &StepReport) -> f64 {
+        match self {
+            Source::Coord(i) => world.state.q[i],
+            Source::Velocity(i) => world.state.qd[i],
+            Source::Acceleration(i) => report.qdd[i],
+            Source::G(k) => report.g[k],
+            Source::Lambda(k) => report.lambda[k],
+            Source::Handled(k) => f64::from(u8::from(report.handled[k])),
+            Source::MaxViolation => report.max_violation,
+            Source::KineticEnergy => report.kinetic_energy,
+            Source::HandledCount => report.handled.iter().filter(|h| **h).count() as f64,
+            Source::Iterations => report.solves as f64,
+        }
+    }
+
+    /// The unit, for axis labels and CSV headers.
+    pub fn unit(self, world: &World, name: &str) -> &'static str {
+        let bead = |i: usize| name.ends_with(".u") || name.contains(".u.") || world.model.ndofs() <= i;
+        match self {
+            Source::Coord(i) => {
+                if bead(i) {
+                    ""
+                } else {
+                    "m"
+                }
+            }
+            Source::Velocity(i) => {
+                if bead(i) {
+                    "1/s"
+                } else {
+                    "m/s"
+                }
+            }
+            Source::Acceleration(i) => {
+                if bead(i) {
+                    "1/s²"
+                } else {
+                    "m/s²"
+                }
+            }
+            Source::G(_) | Source::MaxViolation => "m",
+            Source::Lambda(_) => "N",
+            Source::Handled(_) => "0/1",
+            Source::KineticEnergy => "J",
+            Source::HandledCount => "rows",
+            Source::Iterations => "solves",
+        }
+    }
+}
+
+/// Resolves a series name against a world.
+pub fn resolve(world: &World, name: &str) -> Option<Source> {
+    match name {
+        "max_violation" => return Some(Source::MaxViolation),
+        "kinetic_energy" => return Some(Source::KineticEnergy),
+        "handled" => return Some(Source::HandledCount),
+        "iterations" => return Some(Source::Iterations),
+        _ => {}
+    }
+    let labels = world.model.coord_labels();
+    if let Some(i) = labels.iter().position(|l| l == name) {
+        return Some(Source::Coord(i));
+    }
+    if let Some((base, suffix)) = name.rsplit_once('.') {
+        if let Some(i) = labels.iter().position(|l| l == base) {
+            return match suffix {
+                "v" => Some(Source::Velocity(i)),
+                "a" => Some(Source::Acceleration(i)),
+                _ => None,
+            };
+        }
+        if let Some(k) = world.model.constraint_index(base) {
+            return match suffix {
+                "g" => Some(Source::G(k)),
+                "lambda" => Some(Source::Lambda(k)),
+                "handled" => Some(Source::Handled(k)),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
+/// A human title for a series name: `particle.y.a` → `ÿ particle (m/s²)`.
+pub fn pretty(world: &World, name: &str) -> String {
+    match resolve(world, name) {
+        Some(s) => {
+            let unit = s.unit(world, name);
+            let base = match s {
+                Source::Acceleration(_) => format!("{} (accel.)", name.trim_end_matches(".a")),
+                Source::Velocity(_) => format!("{} (vel.)", name.trim_end_matches(".v")),
+                Source::Lambda(_) => format!("λ {}", name.trim_end_matches(".lambda")),
+                Source::G(_) => format!("g {}", name.trim_end_matches(".g")),
+                Source::Handled(_) => format!("handled {}", name.trim_end_matches(".handled")),
+                Source::MaxViolation => "max violation".into(),
+                Source::KineticEnergy => "kinetic energy".into(),
+                Source::HandledCount => "handled rows".into(),
+                Source::Iterations => "solves of eq. (6)".into(),
+                Source::Coord(_) => name.to_string(),
+            };
+            if unit.is_empty() { base } else { format!("{base} [{unit}]") }
+        }
+        None => name.to_string(),
+    }
+}
+
+/// One recorded series.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub name: String,
+    pub source: Source,
+    /// `(t, value)` points, borrowed by the plots.
+    pub points: Vec<PlotPoint>,
+    /// Index into [`History::t`] of `points[0]`.
+    pub start: usize,
+}
+
+/// Above this many series per model, only the wanted ones are recorded.
+const RECORD_ALL_MAX: usize = 600;
+
+/// The recorded series of the current scene.
+#[derive(Resource, Debug)]
+pub struct History {
+    pub generation: Option<u64>,
+    /// Sample times (the master axis every series is aligned on).
+    pub t: Vec<f64>,
+    pub series: Vec<Series>,
+    index: HashMap<String, usize>,
+    /// Record every `stride`-th step.
+    pub stride: u64,
+    counter: u64,
+    /// Samples kept before decimating.
+    pub cap: usize,
+    /// While frozen, the plots show the first `frozen` samples.
+    pub frozen: Option<usize>,
+    /// A timeline restore happened: drop samples after this time at the next record.
+    pub truncate_after: Option<f64>,
+    /// Record every series of the model (small models), or only those asked for.
+    pub record_all: bool,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            generation: None,
+            t: Vec::new(),
+            series: Vec::new(),
+            index: HashMap::new(),
+            stride: 1,
+            counter: 0,
+            cap: 20_000,
+            frozen: None,
+            truncate_after: None,
+            record_all: true,
+        }
+    }
+}
+
+impl History {
+    /// Starts afresh for `world` (a new scene or a reset).
+    pub fn reset(&mut self, world: &World, generation: u64, keep_names: bool) {
+        let wanted: Vec<String> =
+            if keep_names { self.series.iter().map(|s| s.name.clone()).collect() } else { vec![] };
+        let all = contact_core::scene::series_names(&world.model);
+        *self = History { generation: Some(generation), record_all: all.len() <= RECORD_ALL_MAX, ..default() };
+        self.cap = if self.record_all { (40_000_000 / (all.len().max(1) * 16)).clamp(4_096, 20_000) } else { 20_000 };
+        if self.record_all {
+            for n in &all {
+                self.want(world, n);
+            }
+        } else {
+            for n in contact_core::scene::GLOBAL_SERIES.iter().map(|s| s.to_string()).chain(world.model.coord_labels())
+            {
+                self.want(world, &n);
+            }
+        }
+        for n in wanted {
+            self.want(world, &n);
+        }
+        // The initial state, so plots start at t = 0.
+        self.t.push(world.state.t);
+        for s in &mut self.series {
+            let v = match s.source {
+                Source::Coord(i) => world.state.q[i],
+                Source::Velocity(i) => world.state.qd[i],
+                _ => f64::NAN,
+            };
+            if v.is_finite() {
+                s.points.push(PlotPoint::new(world.state.t, v));
+            } else {
+                s.start = 1;
+            }
+        }
+    }
+
+    /// Makes sure `name` is recorded (from now on); false if the name means nothing here.
+    pub fn want(&mut self, world: &World, name: &str) -> bool {
+        if self.index.contains_key(name) {
+            return true;
+        }
+        let Some(source) = resolve(world, name) else { return false };
+        self.index.insert(name.to_string(), self.series.len());
+        self.series.push(Series { name: name.to_string(), source, points: Vec::new(), start: self.t.len() });
+        true
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Series> {
+        self.index.get(name).map(|&i| &self.series[i])
+    }
+
+    /// The points of `name` to show (all of them, or up to the freeze).
+    pub fn visible(&self, name: &str) -> &[PlotPoint] {
+        let Some(s) = self.get(name) else { return &[] };
+        match self.frozen {
+            Some(n) => &s.points[..n.saturating_sub(s.start).min(s.points.len())],
+            None => &s.points,
+        }
+    }
+
+    /// Records the step just taken (every `stride`-th call).
+    pub fn record(&mut self, world: &World, report: &StepReport) {
+        if let Some(t) = self.truncate_after.take() {
+            self.truncate(t);
+        }
+        self.counter += 1;
+        if self.counter % self.stride != 0 {
+            return;
+        }
+        if self.t.len() >= self.cap {
+            self.decimate();
+        }
+        let t = world.state.t;
+        self.t.push(t);
+        for s in &mut self.series {
+            s.points.push(PlotPoint::new(t, s.source.value(world, report)));
+        }
+    }
+
+    /// Keeps every other sample and doubles the stride.
+    fn decimate(&mut self) {
+        let keep = |i: usize| i % 2 == 0;
+        let t: Vec<f64> = self.t.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, t)| *t).collect();
+        for s in &mut self.series {
+            let start = s.start;
+            s.points = s.points.iter().enumerate().filter(|(j, _)| keep(start + j)).map(|(_, p)| *p).collect();
+            s.start = start.div_ceil(2);
+        }
+        self.t = t;
+        self.stride *= 2;
+        self.frozen = self.frozen.map(|n| n.div_ceil(2));
+    }
+
+    /// Drops the samples after time `t` (a timeline restore went back there).
+    pub fn truncate(&mut self, t: f64) {
+        let n = self.t.partition_point(|x| *x <= t + 1e-12);
+        self.t.truncate(n);
+        for s in &mut self.series {
+            if s.start > n {
+                s.points.clear();
+                s.start = n;
+            } else {
+                s.points.truncate(n - s.start);
+            }
+        }
+        self.counter = 0;
+    }
+
+    /// Writes `t` and the named series as CSV (empty cells before a series started).
+    pub fn write_csv(&self, names: &[String], path: &Path) -> std::io::Result<usize> {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let cols: Vec<&Series> = names.iter().filter_map(|n| self.get(n)).collect();
+        write!(out, "t")?;
+        for c in &cols {
+            write!(out, ",{}", c.name)?;
+        }
+        writeln!(out)?;
+        let n = self.frozen.unwrap_or(self.t.len()).min(self.t.len());
+        for i in 0..n {
+            write!(out, "{:e}", self.t[i])?;
+            for c in &cols {
+                match i.checked_sub(c.start).and_then(|j| c.points.get(j)) {
+                    Some(p) => write!(out, ",{:e}", p.y)?,
+                    None => write!(out, ",")?,
+                }
+            }
+            writeln!(out)?;
+        }
+        out.flush()?;
+        Ok(n)
+    }
+}
+
+pub struct HistoryPlugin;
+
+impl Plugin for HistoryPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<History>()
+            .add_systems(FixedUpdate, record.in_set(PhysicsSet::Record))
+            .add_systems(PreUpdate, follow_jumps.after(super::physics::InstallSceneSet));
+    }
+}
+
+fn record(lab: Option<Res<Lab>>, mut history: ResMut<History>) {
+    let Some(lab) = lab else { return };
+    let Some(report) = &lab.report else { return };
+    if history.generation != Some(lab.generation) {
+        history.reset(&lab.world, lab.generation, false);
+    }
+    history.record(&lab.world, report);
+}
+
+/// A new scene or a reset starts the series again (a reset keeps the chosen ones).
+fn follow_jumps(lab: Option<Res<Lab>>, mut jumped: MessageReader<StateJumped>, mut history: ResMut<History>) {
+    let Some(lab) = lab else { return };
+    let jumps: Vec<StateJumped> = jumped.read().copied().collect();
+    let new_gen = history.generation != Some(lab.generation);
+    if new_gen || jumps.iter().any(|j| j.new_scene || j.reset) {
+        let keep = !new_gen;
+        history.reset(&lab.world, lab.generation, keep);
+    }
+}

@@ -1,0 +1,57 @@
+//! Colours shared by the world view and the panels, so a state looks the same everywhere.
+
+use bevy::prelude::Color;
+use bevy_egui::egui::Color32;
+
+use super::physics::ConstraintState;
+
+/// sRGB bytes of a constraint state.
+pub fn state_rgb(s: ConstraintState) -> [u8; 3] {
+    match s {
+        ConstraintState::Inactive => [120, 132, 150],
+        ConstraintState::ActiveNotHandled => [240, 170, 40],
+        ConstraintState::Handled => [70, 200, 110],
+        ConstraintState::Violated => [235, 70, 70],
+    }
+}
+
+/// Colours of the bodies: a billiard set, then repeating.
+const BODIES: [[u8; 3]; 10] = [
+    [236, 236, 228], // white (cue ball, or the particle)
+    [245, 200, 40],  // yellow
+    [40, 90, 200],   // blue
+    [210, 50, 45],   // red
+    [120, 60, 170],  // purple
+    [240, 120, 30],  // orange
+    [30, 140, 70],   // green
+    [130, 30, 40],   // maroon
+    [40, 40, 40],    // black
+    [80, 180, 200],  // cyan
+];
+
+pub fn body_rgb(i: usize) -> [u8; 3] {
+    BODIES[i % BODIES.len()]
+}
+
+pub const FORCE: [u8; 3] = [90, 170, 255];
+pub const LAMBDA_POS: [u8; 3] = [70, 220, 140];
+pub const LAMBDA_NEG: [u8; 3] = [255, 90, 110];
+pub const SPRING: [u8; 3] = [255, 120, 220];
+pub const HIGHLIGHT: [u8; 3] = [255, 235, 80];
+pub const EVENT: [u8; 3] = [255, 255, 255];
+pub const GRID: [u8; 3] = [60, 66, 78];
+pub const AXIS: [u8; 3] = [95, 104, 120];
+pub const BACKGROUND: [u8; 3] = [22, 25, 31];
+pub const SHADE: [u8; 3] = [150, 70, 70];
+
+pub fn bevy(rgb: [u8; 3]) -> Color {
+    Color::srgb_u8(rgb[0], rgb[1], rgb[2])
+}
+
+pub fn bevy_a(rgb: [u8; 3], a: f32) -> Color {
+    Color::srgba_u8(rgb[0], rgb[1], rgb[2], (a.clamp(0.0, 1.0) * 255.0) as u8)
+}
+
+pub fn egui(rgb: [u8; 3]) -> Color32 {
+    Color32::from_rgb(rgb[0], rgb[1], rgb[2])
+}

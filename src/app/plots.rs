@@ -1,0 +1,255 @@
+//! Live plots over time (egui_plot), borrowing the [`History`] buffers: the
+//! scene's plots (for the wedge, `y` and `ÿ` of the particle as in the paper's
+//! figures 2–3), the `g` and `λ` of the constraints chosen in the table, the
+//! largest violation, the kinetic energy, and the handled-set size with the
+//! solves per step. All plots share the time axis; they follow the present over a
+//! chosen window, or can be frozen, zoomed (drag, Ctrl+wheel, double-click to
+//! reset) and exported to CSV.
+
+use bevy_egui::egui::{self, RichText};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, VLine};
+
+use crate::app::history::{self, History};
+use crate::app::physics::Lab;
+use crate::app::timeline::Timeline;
+
+/// How much time the plots show when following the present.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Window {
+    Seconds(f64),
+    All,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlotsState {
+    pub window: Window,
+    /// Follow the present (off once the user pans or zooms).
+    pub follow: bool,
+    /// Constraints whose `g` and `λ` are plotted (chosen in the table).
+    pub selected: Vec<String>,
+    pub show_extras: bool,
+    pub last_export: Option<String>,
+}
+
+impl Default for PlotsState {
+    fn default() -> Self {
+        PlotsState {
+            window: Window::Seconds(2.0),
+            follow: true,
+            selected: vec![],
+            show_extras: true,
+            last_export: None,
+        }
+    }
+}
+
+/// One plot: a title and its series names.
+struct Spec {
+    title: String,
+    series: Vec<String>,
+}
+
+pub struct PlotsPanel<'a> {
+    pub lab: &'a Lab,
+    pub history: &'a mut History,
+    pub state: &'a mut PlotsState,
+    pub timeline: &'a Timeline,
+}
+
+const COLORS: [egui::Color32; 6] = [
+    egui::Color32::from_rgb(100, 180, 255),
+    egui::Color32::from_rgb(255, 150, 80),
+    egui::Color32::from_rgb(120, 220, 140),
+    egui::Color32::from_rgb(230, 110, 200),
+    egui::Color32::from_rgb(240, 220, 90),
+    egui::Color32::from_rgb(160, 140, 255),
+];
+
+impl PlotsPanel<'_> {
+    fn specs(&self) -> Vec<Spec> {
+        let mut out: Vec<Spec> =
+            self.lab.scene.plots.iter().map(|p| Spec { title: p.title.clone(), series: p.series.clone() }).collect();
+        if !self.state.selected.is_empty() {
+            out.push(Spec {
+                title: "g of the selected constraints [m]".into(),
+                series: self.state.selected.iter().map(|n| format!("{n}.g")).collect(),
+            });
+            out.push(Spec {
+                title: "λ of the selected constraints [N]".into(),
+                series: self.state.selected.iter().map(|n| format!("{n}.lambda")).collect(),
+            });
+        }
+        if self.state.show_extras {
+            out.push(Spec { title: "Largest violation [m]".into(), series: vec!["max_violation".into()] });
+            out.push(Spec { title: "Kinetic energy [J]".into(), series: vec!["kinetic_energy".into()] });
+            out.push(Spec {
+                title: "Handled rows and solves per step".into(),
+                series: vec!["handled".into(), "iterations".into()],
+            });
+        }
+        out
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let specs = self.specs();
+        for s in &specs {
+            for n in &s.series {
+                self.history.want(&self.lab.world, n);
+            }
+        }
+        self.toolbar(ui, &specs);
+        ui.separator();
+        let t_end = self
+            .history
+            .t
+            .get(self.history.frozen.unwrap_or(usize::MAX).min(self.history.t.len()).saturating_sub(1))
+            .copied()
+            .unwrap_or(0.0);
+        let t_start = self.history.t.first().copied().unwrap_or(0.0);
+        let x_range = match self.state.window {
+            Window::Seconds(w) => ((t_end - w).max(t_start), t_end.max(t_start + 1e-9)),
+            Window::All => (t_start, t_end.max(t_start + 1e-9)),
+        };
+        let restored = self.timeline.cursor.is_some().then(|| self.lab.time());
+        let n = specs.len().max(1) as f32;
+        let each = ((ui.available_height() - 10.0) / n - 30.0).clamp(110.0, 220.0);
+        let mut interacted = false;
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            for (i, spec) in specs.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(&spec.title).strong());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.small_button("CSV").on_hover_text("export this plot's series").clicked() {
+                            self.export(&spec.series, &spec.title);
+                        }
+                    });
+                });
+                let follow = self.state.follow;
+                let history = &*self.history;
+                let world = &self.lab.world;
+                let resp = Plot::new(("plot", i))
+                    .height(each)
+                    .legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6))
+                    .link_axis("lab-plots-t", [true, false])
+                    .link_cursor("lab-plots-t", [true, false])
+                    .allow_scroll(false)
+                    .x_axis_label("t [s]")
+                    .y_axis_min_width(44.0)
+                    .show(ui, |plot_ui| {
+                        let bounds = plot_ui.plot_bounds();
+                        let (lo, hi) = if follow { x_range } else { (bounds.min()[0], bounds.max()[0]) };
+                        let mut y_lo = f64::INFINITY;
+                        let mut y_hi = f64::NEG_INFINITY;
+                        for (j, name) in spec.series.iter().enumerate() {
+                            let pts = window(history.visible(name), lo, hi);
+                            for p in pts {
+                                if p.y.is_finite() {
+                                    y_lo = y_lo.min(p.y);
+                                    y_hi = y_hi.max(p.y);
+                                }
+                            }
+                            plot_ui.line(
+                                Line::new(history::pretty(world, name), pts).color(COLORS[j % COLORS.len()]).width(1.6),
+                            );
+                        }
+                        if let Some(t) = restored {
+                            plot_ui
+                                .vline(VLine::new("restored state", t).color(egui::Color32::from_gray(200)).width(1.0));
+                        }
+                        if follow {
+                            plot_ui.set_plot_bounds_x(lo..=hi);
+                            if y_lo.is_finite() {
+                                let pad = ((y_hi - y_lo) * 0.08).max(1e-9 * y_hi.abs().max(y_lo.abs())).max(1e-12);
+                                plot_ui.set_plot_bounds_y((y_lo - pad)..=(y_hi + pad));
+                            }
+                        }
+                    });
+                let r = &resp.response;
+                if r.dragged() || r.double_clicked() || (r.hovered() && ui.input(|i| i.zoom_delta() != 1.0)) {
+                    interacted = true;
+                }
+                ui.add_space(4.0);
+            }
+        });
+        if interacted {
+            self.state.follow = false;
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui, specs: &[Spec]) {
+        ui.horizontal_wrapped(|ui| {
+            ui.heading("Plots");
+            ui.label(RichText::new("window").small());
+            for (label, w) in [
+                ("0.02 s", Window::Seconds(0.02)),
+                ("0.2 s", Window::Seconds(0.2)),
+                ("2 s", Window::Seconds(2.0)),
+                ("20 s", Window::Seconds(20.0)),
+                ("all", Window::All),
+            ] {
+                if ui.selectable_label(self.state.window == w && self.state.follow, label).clicked() {
+                    self.state.window = w;
+                    self.state.follow = true;
+                }
+            }
+            let mut follow = self.state.follow;
+            if ui
+                .toggle_value(&mut follow, "follow")
+                .on_hover_text("follow the present; off when you zoom or pan")
+                .changed()
+            {
+                self.state.follow = follow;
+            }
+            let mut frozen = self.history.frozen.is_some();
+            if ui
+                .toggle_value(&mut frozen, "❄ freeze")
+                .on_hover_text("stop updating the plots (the simulation goes on)")
+                .changed()
+            {
+                self.history.frozen = frozen.then_some(self.history.t.len());
+            }
+            if ui.button("CSV all").on_hover_text("export every plotted series").clicked() {
+                let all: Vec<String> = specs.iter().flat_map(|s| s.series.iter().cloned()).collect();
+                self.export(&all, "plots");
+            }
+            ui.checkbox(&mut self.state.show_extras, "diagnostics");
+        });
+        if let Some(msg) = &self.state.last_export {
+            ui.label(RichText::new(msg).small().color(egui::Color32::from_gray(170)));
+        }
+    }
+
+    fn export(&mut self, series: &[String], title: &str) {
+        let mut names: Vec<String> = Vec::new();
+        for s in series {
+            if !names.contains(s) {
+                names.push(s.clone());
+            }
+        }
+        let slug: String = format!("{}-{}", self.lab.scene.name, title)
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+        let path = std::path::PathBuf::from(format!("contact-lab-{slug}-{ms}.csv"));
+        let path = std::path::absolute(&path).unwrap_or(path);
+        self.state.last_export = Some(match self.history.write_csv(&names, &path) {
+            Ok(rows) => {
+                bevy::log::info!("exported {rows} rows to {}", path.display());
+                format!("exported {rows} rows × {} series to {}", names.len(), path.display())
+            }
+            Err(e) => format!("could not write {}: {e}", path.display()),
+        });
+    }
+}
+
+/// The points with `lo ≤ t ≤ hi`, plus one on each side so lines reach the edges.
+fn window(points: &[PlotPoint], lo: f64, hi: f64) -> &[PlotPoint] {
+    let a = points.partition_point(|p| p.x < lo).saturating_sub(1);
+    let b = (points.partition_point(|p| p.x <= hi) + 1).min(points.len());
+    if a >= b { &points[0..0] } else { &points[a..b] }
+}

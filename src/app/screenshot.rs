@@ -1,0 +1,121 @@
+//! Screenshots: F12 (or the toolbar button) saves a PNG and says where;
+//! `--screenshot FILE --frames N` saves one after N frames and quits.
+
+use std::path::PathBuf;
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+
+use super::control::Status;
+
+/// Screenshots asked for: `None` picks a fresh name in the current directory.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScreenshotRequests {
+    pub pending: Vec<Option<PathBuf>>,
+}
+
+/// A scripted run: what to do after how many frames.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Script {
+    /// Frames to render before the scripted screenshot (or before quitting).
+    pub frames: Option<u32>,
+    pub screenshot: Option<PathBuf>,
+    /// Frames rendered so far.
+    pub frame: u32,
+    /// The scripted screenshot was written: quit.
+    pub done: bool,
+    pub requested: bool,
+}
+
+pub struct ScreenshotPlugin {
+    pub script: Script,
+    /// `--dump-state FILE`: every body's point, written when the app quits.
+    pub dump_state: Option<PathBuf>,
+}
+
+/// Where to write the state when the app quits.
+#[derive(Resource, Clone, Debug)]
+struct DumpState(PathBuf);
+
+impl Plugin for ScreenshotPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ScreenshotRequests>()
+            .insert_resource(self.script.clone())
+            .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain());
+        if let Some(p) = &self.dump_state {
+            app.insert_resource(DumpState(p.clone()));
+        }
+    }
+}
+
+fn run_script(mut script: ResMut<Script>, mut requests: ResMut<ScreenshotRequests>, mut exit: MessageWriter<AppExit>) {
+    script.frame += 1;
+    if script.done {
+        exit.write(AppExit::Success);
+        return;
+    }
+    let Some(frames) = script.frames else { return };
+    if script.frame >= frames && !script.requested {
+        script.requested = true;
+        match script.screenshot.clone() {
+            Some(path) => requests.pending.push(Some(path)),
+            None => script.done = true,
+        }
+    }
+    // A screenshot that never arrives must not hang a script.
+    if script.requested && script.frame > frames + 600 {
+        error!("the scripted screenshot was not captured after 600 frames");
+        exit.write(AppExit::error());
+    }
+}
+
+fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotRequests>, script: Res<Script>) {
+    for req in requests.pending.drain(..) {
+        let scripted = req.is_some() && script.requested && req == script.screenshot;
+        let path = req.unwrap_or_else(fresh_name);
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let mut save = save_to_disk(path.clone());
+        commands.spawn(Screenshot::primary_window()).observe(
+            move |captured: On<ScreenshotCaptured>,
+                  mut status: ResMut<Status>,
+                  real: Res<Time<Real>>,
+                  mut script: ResMut<Script>| {
+                save(captured);
+                status.say(real.elapsed_secs_f64(), format!("Screenshot saved to {}", path.display()));
+                if scripted {
+                    script.done = true;
+                }
+            },
+        );
+    }
+}
+
+/// `contact-lab-YYYYmmdd-HHMMSS.png`-like name from the Unix time (no date crate needed).
+fn fresh_name() -> PathBuf {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    PathBuf::from(format!("contact-lab-{secs}.png"))
+}
+
+/// Writes `name x y` per body (and `t`, `steps`) when the app is about to quit.
+fn dump_on_exit(
+    mut exits: MessageReader<AppExit>,
+    dump: Option<Res<DumpState>>,
+    lab: Option<Res<super::physics::Lab>>,
+    mut written: Local<bool>,
+) {
+    if exits.read().next().is_none() || *written {
+        return;
+    }
+    let (Some(dump), Some(lab)) = (dump, lab) else { return };
+    *written = true;
+    let mut text = format!("t {}\nsteps {}\n", lab.time(), lab.world.steps);
+    for (i, name) in lab.body_names.iter().enumerate() {
+        let p = lab.position(i);
+        text += &format!("{name} {} {}\n", p.x, p.y);
+    }
+    match std::fs::write(&dump.0, text) {
+        Ok(()) => info!("state written to {}", dump.0.display()),
+        Err(e) => error!("cannot write {}: {e}", dump.0.display()),
+    }
+}

@@ -1,0 +1,186 @@
+//! The timeline: a ring of [`Snapshot`]s taken at step boundaries (at least the
+//! last 60 s of simulated time), like Box2D's `b2World_Snapshot`/`Restore`.
+//!
+//! Restoring one puts the core back in that exact state — `q`, `q̇`, `t`, the
+//! handled set `F⁺` and the step count — so playing on reproduces the original run
+//! bit for bit (with the algorithm now selected, which may differ). The report of
+//! the step that led to the restored snapshot is recomputed from the snapshot
+//! before it, so the table and the trace show that step again.
+//!
+//! Snapshots after the restored one stay until the next step, so scrubbing back
+//! and forth loses nothing; stepping from a restored state drops them (a new branch).
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use contact_core::{Snapshot, World};
+
+use super::history::History;
+use super::physics::{self, Lab, PhysicsSet, StateJumped, StepSettings};
+
+/// Simulated seconds the ring covers at least.
+pub const SPAN_SECONDS: f64 = 60.0;
+
+/// Memory the ring may use, in bytes (it thins out its snapshots beyond that).
+const BUDGET_BYTES: usize = 160 << 20;
+
+#[derive(Resource, Debug, Default)]
+pub struct Timeline {
+    pub generation: Option<u64>,
+    pub snaps: VecDeque<Snapshot>,
+    /// Keep every `stride`-th step (1 unless the model is large or `h` small).
+    pub stride: u64,
+    /// Set by a restore: the snapshot shown now; later ones are dropped at the next step.
+    pub cursor: Option<usize>,
+    max_count: usize,
+}
+
+impl Timeline {
+    /// Starts again from the world's current state.
+    pub fn reset(&mut self, world: &World, generation: u64) {
+        let per = 16 * world.model.ndofs() + world.model.constraints.len() + 128;
+        *self = Timeline {
+            generation: Some(generation),
+            snaps: VecDeque::new(),
+            stride: 1,
+            cursor: None,
+            max_count: (BUDGET_BYTES / per).clamp(1_000, 130_000),
+        };
+        self.snaps.push_back(world.snapshot());
+    }
+
+    /// Records the state after a step.
+    pub fn record(&mut self, world: &World, h: f64) {
+        if let Some(c) = self.cursor.take() {
+            self.snaps.truncate(c + 1);
+        }
+        let wanted = (SPAN_SECONDS * 1.05 / h.max(1e-9)).ceil();
+        self.stride = ((wanted / self.max_count as f64).ceil() as u64).max(1);
+        if world.steps % self.stride != 0 {
+            return;
+        }
+        self.snaps.push_back(world.snapshot());
+        let t = world.state.t;
+        while self.snaps.len() > 2
+            && (self.snaps.len() > self.max_count || t - self.snaps[1].state.t >= SPAN_SECONDS * 1.05)
+        {
+            self.snaps.pop_front();
+        }
+    }
+
+    /// `(t_first, t_last)` of the ring.
+    pub fn range(&self) -> (f64, f64) {
+        match (self.snaps.front(), self.snaps.back()) {
+            (Some(a), Some(b)) => (a.state.t, b.state.t),
+            _ => (0.0, 0.0),
+        }
+    }
+
+    /// The last snapshot at or before `t`.
+    pub fn index_at(&self, t: f64) -> Option<usize> {
+        if self.snaps.is_empty() {
+            return None;
+        }
+        let i = self.snaps.partition_point(|s| s.state.t <= t + 1e-12);
+        Some(i.saturating_sub(1))
+    }
+
+    /// The snapshot currently shown (the cursor, or the last one).
+    pub fn current(&self) -> Option<usize> {
+        self.cursor.or(self.snaps.len().checked_sub(1))
+    }
+}
+
+/// The moments time was rewound to a first activation (the last [`EVENT_LOG_MAX`]).
+#[derive(Resource, Debug, Default)]
+pub struct EventLog {
+    pub events: VecDeque<contact_core::Event>,
+    /// Events seen in total (the log keeps the last ones).
+    pub total: usize,
+}
+
+pub const EVENT_LOG_MAX: usize = 500;
+
+impl EventLog {
+    fn truncate_after(&mut self, t: f64) {
+        while self.events.back().is_some_and(|e| e.t > t + 1e-12) {
+            self.events.pop_back();
+        }
+    }
+}
+
+pub struct TimelinePlugin;
+
+impl Plugin for TimelinePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Timeline>()
+            .init_resource::<EventLog>()
+            .add_systems(FixedUpdate, (record, log_events).in_set(PhysicsSet::Record))
+            .add_systems(PreUpdate, follow_jumps.after(physics::InstallSceneSet));
+    }
+}
+
+fn record(lab: Option<Res<Lab>>, settings: Res<StepSettings>, mut timeline: ResMut<Timeline>) {
+    let Some(lab) = lab else { return };
+    if timeline.generation != Some(lab.generation) {
+        timeline.reset(&lab.world, lab.generation);
+        return;
+    }
+    timeline.record(&lab.world, settings.h);
+}
+
+fn log_events(lab: Option<Res<Lab>>, mut log: ResMut<EventLog>) {
+    let Some(report) = lab.as_ref().and_then(|l| l.report.as_ref()) else { return };
+    let t_now = lab.as_ref().map(|l| l.time()).unwrap_or(0.0);
+    // A step after a restore starts a new branch: forget the old future.
+    log.truncate_after(t_now - report.h);
+    for e in &report.events {
+        log.events.push_back(e.clone());
+        log.total += 1;
+        if log.events.len() > EVENT_LOG_MAX {
+            log.events.pop_front();
+        }
+    }
+}
+
+fn follow_jumps(
+    lab: Option<Res<Lab>>,
+    mut jumped: MessageReader<StateJumped>,
+    mut timeline: ResMut<Timeline>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(lab) = lab else { return };
+    let reset = jumped.read().any(|j| j.new_scene || j.reset);
+    if reset || timeline.generation != Some(lab.generation) {
+        timeline.reset(&lab.world, lab.generation);
+        *log = EventLog::default();
+    }
+}
+
+/// Restores snapshot `index`: the core, the components, the report of the step
+/// that led there; pauses; the plots drop what follows at the next step.
+pub fn restore(world: &mut bevy::ecs::world::World, index: usize) -> bool {
+    let h = world.resource::<StepSettings>().h;
+    let Some((snap, before)) = world.get_resource::<Timeline>().and_then(|tl| {
+        let s = tl.snaps.get(index)?.clone();
+        let b = index.checked_sub(1).and_then(|i| tl.snaps.get(i)).cloned();
+        Some((s, b))
+    }) else {
+        return false;
+    };
+    let Some(mut lab) = world.get_resource_mut::<Lab>() else { return false };
+    lab.world.restore(&snap);
+    // The step that led here, again (deterministic: same state, same settings).
+    lab.report = before.filter(|b| b.steps + 1 == snap.steps).and_then(|b| {
+        let mut w = lab.world.clone();
+        w.restore(&b);
+        let report = w.step(h);
+        (w.state == snap.state).then_some(report)
+    });
+    physics::sync_components_from_core(world);
+    world.resource_mut::<Timeline>().cursor = Some(index);
+    world.resource_mut::<History>().truncate_after = Some(snap.state.t);
+    world.resource_mut::<Time<Virtual>>().pause();
+    world.write_message(StateJumped { new_scene: false, reset: false });
+    true
+}

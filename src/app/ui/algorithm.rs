@@ -1,0 +1,98 @@
+//! The algorithm switcher: the four ways of choosing the handled set `F⁺`,
+//! effective from the next step without a reset (keys 1–4), and what the last
+//! step's solution looks like (`F⁺`, smallest `λ`, residuals).
+
+use bevy_egui::egui::{self, RichText};
+use contact_core::Algorithm;
+
+use super::toolbar::algorithm_color;
+use super::{PanelData, num};
+use crate::app::control::LabAction;
+
+pub struct AlgorithmSwitcher<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+    pub actions: &'a mut Vec<LabAction>,
+}
+
+/// One line on what each algorithm does, in the paper's terms.
+pub fn summary(a: Algorithm) -> &'static str {
+    match a {
+        Algorithm::Platt => "Alg. 1 · F⁺ kept across steps; after a step drop λ ≤ 0, add g < 0",
+        Algorithm::PlattImproved => "Alg. 2 · as Platt, but add on a violation tendency J q̈ < d",
+        Algorithm::Right => "Alg. 3 · F⁺ rebuilt every step: add active rows with J q̈ < d until none",
+        Algorithm::Exact => "Reference · the complementarity problem (LCP), pivoting: adds and removes",
+    }
+}
+
+impl AlgorithmSwitcher<'_, '_, '_> {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        let current = lab.world.settings.algorithm;
+        ui.heading("Algorithm");
+        ui.label(RichText::new("switches on the next step, no reset · keys 1–4").small().weak());
+        ui.add_space(2.0);
+        for (i, a) in Algorithm::ALL.into_iter().enumerate() {
+            let selected = a == current;
+            let color = algorithm_color(a);
+            let text = RichText::new(format!("{}  {}", i + 1, a.label())).strong().size(15.0).color(if selected {
+                egui::Color32::BLACK
+            } else {
+                color
+            });
+            let button = egui::Button::new(text)
+                .fill(if selected { color } else { egui::Color32::from_rgb(40, 44, 52) })
+                .min_size(egui::vec2(ui.available_width(), 26.0));
+            if ui.add(button).on_hover_text(summary(a)).clicked() && !selected {
+                self.actions.push(LabAction::SetAlgorithm(a));
+            }
+            if selected {
+                ui.label(RichText::new(summary(a)).small().color(egui::Color32::from_gray(190)));
+            }
+        }
+        ui.add_space(4.0);
+        let Some(report) = &lab.report else {
+            ui.label(RichText::new("no step yet: press Space or →").weak());
+            return;
+        };
+        let handled: Vec<&str> = (0..report.handled.len())
+            .filter(|&k| report.handled[k])
+            .map(|k| lab.constraint_names[k].as_str())
+            .collect();
+        egui::Grid::new("alg-summary").num_columns(2).spacing([10.0, 2.0]).show(ui, |ui| {
+            ui.label("last step");
+            ui.label(RichText::new(report.algorithm.label()).color(algorithm_color(report.algorithm)));
+            ui.end_row();
+            ui.label("handled E ∪ F⁺");
+            let shown = if handled.len() > 6 {
+                format!("{} rows", handled.len())
+            } else if handled.is_empty() {
+                "∅".to_string()
+            } else {
+                format!("{{{}}}", handled.join(", "))
+            };
+            ui.label(RichText::new(shown).monospace());
+            ui.end_row();
+            ui.label("min λ over F⁺");
+            match report.min_lambda {
+                Some(l) if l < 0.0 => ui.label(
+                    RichText::new(format!("{} N  (< 0: sticky)", num(l))).color(egui::Color32::from_rgb(255, 100, 110)),
+                ),
+                Some(l) => ui.label(format!("{} N", num(l))),
+                None => ui.label("—"),
+            };
+            ui.end_row();
+            ui.label("max violation");
+            ui.label(format!("{} m", num(report.max_violation)));
+            ui.end_row();
+            ui.label("complementarity err.");
+            ui.label(num(report.complementarity_error));
+            ui.end_row();
+            ui.label("KKT residual");
+            ui.label(num(report.kkt_residual));
+            ui.end_row();
+            ui.label("solves · events");
+            ui.label(format!("{} · {}", report.solves, report.events.len()));
+            ui.end_row();
+        });
+    }
+}

@@ -1,0 +1,170 @@
+//! Solver and clock settings: `h`, the fixed rate, Baumgarte's `τ` (eq. 5), the
+//! restitution `e`, how simultaneous impulses are computed, events on/off, the
+//! integrator; what to draw; the pinned springs.
+
+use bevy_egui::egui::{self, RichText};
+use contact_core::{ImpulseMode, Integrator};
+
+use super::PanelData;
+
+pub struct Controls<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+}
+
+impl Controls<'_, '_, '_> {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        egui::CollapsingHeader::new(RichText::new("Controls").heading()).default_open(true).show(ui, |ui| {
+            self.clock(ui);
+            ui.separator();
+            self.solver(ui);
+            ui.separator();
+            self.drawing(ui);
+            self.springs(ui);
+        });
+    }
+
+    fn clock(&mut self, ui: &mut egui::Ui) {
+        let s = &mut *self.data.settings;
+        egui::Grid::new("clock").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            ui.label("step h").on_hover_text("simulated seconds per fixed step");
+            let mut h = s.h;
+            if ui
+                .add(
+                    egui::Slider::new(&mut h, 1e-5..=0.05)
+                        .logarithmic(true)
+                        .custom_formatter(|v, _| format!("{:.2} ms", v * 1e3))
+                        .clamping(egui::SliderClamping::Always),
+                )
+                .changed()
+            {
+                s.h = h;
+                if s.lock_rate {
+                    s.rate_hz = 1.0 / h;
+                }
+            }
+            ui.end_row();
+            ui.label("fixed rate").on_hover_text("fixed steps per second of (virtual) time");
+            ui.horizontal(|ui| {
+                let mut lock = s.lock_rate;
+                if ui.checkbox(&mut lock, "= 1/h").on_hover_text("real time at 1× speed").changed() {
+                    s.lock_rate = lock;
+                    if lock {
+                        s.rate_hz = 1.0 / s.h;
+                    }
+                }
+                ui.add_enabled_ui(!s.lock_rate, |ui| {
+                    let mut r = s.rate_hz;
+                    if ui.add(egui::DragValue::new(&mut r).range(1.0..=20000.0).speed(5.0).suffix(" Hz")).changed() {
+                        s.rate_hz = r;
+                    }
+                });
+            });
+            ui.end_row();
+            ui.label("speed");
+            let mut speed = s.speed;
+            if ui
+                .add(
+                    egui::Slider::new(&mut speed, 0.01..=4.0)
+                        .logarithmic(true)
+                        .custom_formatter(|v, _| format!("{v:.2}×"))
+                        .clamping(egui::SliderClamping::Always),
+                )
+                .changed()
+            {
+                s.speed = speed;
+            }
+            ui.end_row();
+        });
+        let sim_per_s = s.h * if s.lock_rate { 1.0 / s.h } else { s.rate_hz } * s.speed;
+        ui.label(
+            RichText::new(format!("→ {:.3} simulated s per real s (if the machine keeps up)", sim_per_s))
+                .small()
+                .weak(),
+        );
+    }
+
+    fn solver(&mut self, ui: &mut egui::Ui) {
+        let Some(lab) = self.data.lab.as_deref_mut() else { return };
+        let st = &mut lab.world.settings;
+        egui::Grid::new("solver").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            ui.label("Baumgarte τ").on_hover_text("eq. (5): d = −J̇q̇ − (2/τ) J q̇ − g/τ²");
+            ui.add(
+                egui::Slider::new(&mut st.tau, 1e-3..=1.0)
+                    .logarithmic(true)
+                    .custom_formatter(|v, _| format!("{:.1} ms", v * 1e3))
+                    .clamping(egui::SliderClamping::Always),
+            );
+            ui.end_row();
+            ui.label("restitution e").on_hover_text("impacts: J q̇⁺ ≥ −e J q̇⁻ (constraints with their own e keep it)");
+            ui.add(egui::Slider::new(&mut st.events.restitution, 0.0..=1.0).fixed_decimals(2));
+            ui.end_row();
+            ui.label("events").on_hover_text(
+                "rewind to the first activation inside a step and resolve the impact (off: the paper's bare algorithms)",
+            );
+            ui.checkbox(&mut st.events.enabled, "rewind to first activation");
+            ui.end_row();
+            ui.label("impulses");
+            ui.vertical(|ui| {
+                ui.radio_value(&mut st.events.impulses, ImpulseMode::Simultaneous, "simultaneous")
+                    .on_hover_text("one complementarity problem over every contact at the instant (momentum shared)");
+                ui.radio_value(&mut st.events.impulses, ImpulseMode::Sequential, "sequential (Newton's cradle)")
+                    .on_hover_text("contact by contact, most approaching first: a cradle passes the velocity down the line");
+            });
+            ui.end_row();
+            ui.label("integrator");
+            egui::ComboBox::from_id_salt("integrator")
+                .selected_text(match st.integrator {
+                    Integrator::SemiImplicitEuler => "semi-implicit Euler",
+                    Integrator::ConstantAcceleration => "constant acceleration",
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut st.integrator, Integrator::SemiImplicitEuler, "semi-implicit Euler");
+                    ui.selectable_value(&mut st.integrator, Integrator::ConstantAcceleration, "constant acceleration");
+                });
+            ui.end_row();
+        });
+    }
+
+    fn drawing(&mut self, ui: &mut egui::Ui) {
+        let d = &mut *self.data.draw;
+        ui.horizontal_wrapped(|ui| {
+            ui.label("show");
+            ui.checkbox(&mut d.lambda_arrows, "λ arrows");
+            ui.checkbox(&mut d.force_arrows, "forces f");
+            ui.checkbox(&mut d.trails, "trails");
+            ui.checkbox(&mut d.grid, "grid");
+            ui.checkbox(&mut d.labels, "labels");
+        });
+    }
+
+    fn springs(&mut self, ui: &mut egui::Ui) {
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        let drags = &mut *self.data.drags;
+        if drags.pins.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.label(RichText::new("Pinned springs").strong());
+        let mut remove = None;
+        for (i, s) in drags.pins.iter().enumerate() {
+            ui.horizontal(|ui| {
+                if ui.small_button("✖").on_hover_text("remove").clicked() {
+                    remove = Some(i);
+                }
+                ui.label(format!(
+                    "{} → ({:.3}, {:.3}) m · |F| = {:.3} N",
+                    lab.body_names.get(s.body).map(String::as_str).unwrap_or("?"),
+                    s.target.x,
+                    s.target.y,
+                    s.force.length()
+                ));
+            });
+        }
+        if let Some(i) = remove {
+            drags.pins.remove(i);
+        }
+        if drags.pins.len() > 1 && ui.small_button("remove all").clicked() {
+            drags.pins.clear();
+        }
+    }
+}

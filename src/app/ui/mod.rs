@@ -1,0 +1,268 @@
+//! The egui panels. Each panel is a plain struct borrowing what it shows, with
+//! `ui(&mut self, ui)` (egui_demo_lib style); one system lays them out:
+//!
+//! ```text
+//! ┌──────────────────────── toolbar ────────────────────────┐
+//! │ algorithm │                                 │  plots    │
+//! │ controls  │         the world               │           │
+//! │ scene     │                                 │           │
+//! ├───────────┴──────── timeline ───────────────┴───────────┤
+//! │ constraint table            │ active-set trace / events │
+//! └──────────────────────── status ─────────────────────────┘
+//! ```
+//!
+//! Whatever the panels leave is the world view ([`ViewTransform::rect`]); labels
+//! on the world are painted there by [`overlay`].
+
+pub mod algorithm;
+pub mod controls;
+pub mod overlay;
+pub mod scene_panel;
+pub mod table;
+pub mod timeline_bar;
+pub mod toolbar;
+pub mod trace;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::control::{LabAction, Status};
+use super::drag::Drags;
+use super::history::History;
+use super::palette;
+use super::physics::{ConstraintStatus, Lab, LabBody, LabConstraint, PointMotion, StepSettings};
+use super::plots::{PlotsPanel, PlotsState};
+use super::render::{DrawOptions, Highlight, Interpolation, SceneLook};
+use super::scene::{OpenScene, SceneFiles};
+use super::timeline::{EventLog, Timeline};
+use super::view::{EguiClaims, ViewTransform};
+
+/// What the panels remember between frames.
+#[derive(Resource, Default)]
+pub struct UiState {
+    pub table: table::TableState,
+    pub plots: PlotsState,
+    pub trace_tab: trace::Tab,
+    pub open_path: String,
+    pub styled: bool,
+    /// Measured simulated seconds per real second.
+    pub rate: RateMeter,
+}
+
+/// Simulated time per real second, smoothed.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct RateMeter {
+    last: Option<(f64, f64)>,
+    pub value: f64,
+}
+
+impl RateMeter {
+    fn update(&mut self, real: f64, sim: f64) {
+        match self.last {
+            Some((r0, s0)) if real - r0 >= 0.5 => {
+                let v = (sim - s0) / (real - r0);
+                self.value = if v.is_finite() && v >= 0.0 { v } else { 0.0 };
+                self.last = Some((real, sim));
+            }
+            None => self.last = Some((real, sim)),
+            _ => {}
+        }
+    }
+}
+
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<UiState>().add_systems(EguiPrimaryContextPass, layout);
+    }
+}
+
+/// Everything the panels read or change.
+#[derive(SystemParam)]
+pub struct PanelData<'w, 's> {
+    pub lab: Option<ResMut<'w, Lab>>,
+    pub settings: ResMut<'w, StepSettings>,
+    pub history: ResMut<'w, History>,
+    pub timeline: Res<'w, Timeline>,
+    pub events: Res<'w, EventLog>,
+    pub files: ResMut<'w, SceneFiles>,
+    pub drags: ResMut<'w, Drags>,
+    pub draw: ResMut<'w, DrawOptions>,
+    pub highlight: ResMut<'w, Highlight>,
+    pub status: Res<'w, Status>,
+    pub look: Res<'w, SceneLook>,
+    pub interp: Res<'w, Interpolation>,
+    pub state: ResMut<'w, UiState>,
+    pub virt: Res<'w, Time<Virtual>>,
+    pub real: Res<'w, Time<Real>>,
+    pub constraints: Query<'w, 's, (&'static LabConstraint, &'static ConstraintStatus)>,
+    pub bodies: Query<'w, 's, (&'static LabBody, &'static PointMotion)>,
+}
+
+fn style(ctx: &egui::Context) {
+    use egui::{FontFamily, FontId, TextStyle};
+    ctx.all_styles_mut(|s| {
+        s.text_styles = [
+            (TextStyle::Heading, FontId::new(18.0, FontFamily::Proportional)),
+            (TextStyle::Body, FontId::new(14.0, FontFamily::Proportional)),
+            (TextStyle::Button, FontId::new(14.0, FontFamily::Proportional)),
+            (TextStyle::Small, FontId::new(11.5, FontFamily::Proportional)),
+            (TextStyle::Monospace, FontId::new(13.0, FontFamily::Monospace)),
+        ]
+        .into();
+        s.spacing.item_spacing = egui::vec2(7.0, 5.0);
+        s.spacing.button_padding = egui::vec2(7.0, 3.0);
+        s.spacing.slider_width = 150.0;
+    });
+    ctx.set_visuals(egui::Visuals::dark());
+}
+
+fn layout(
+    mut contexts: EguiContexts,
+    mut data: PanelData,
+    mut view: ResMut<ViewTransform>,
+    mut claims: ResMut<EguiClaims>,
+    mut actions: MessageWriter<LabAction>,
+    mut open: MessageWriter<OpenScene>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    if !data.state.styled {
+        style(&ctx);
+        data.state.styled = true;
+    }
+    if let Some(lab) = &data.lab {
+        let (real, sim) = (data.real.elapsed_secs_f64(), lab.time());
+        data.state.rate.update(real, sim);
+    }
+    let mut out = Vec::<LabAction>::new();
+    let mut open_req = None::<std::path::PathBuf>;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "lab-root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    let panel_frame =
+        egui::Frame::new().fill(egui::Color32::from_rgb(30, 33, 40)).inner_margin(egui::Margin::symmetric(10, 8));
+
+    egui::Panel::top("toolbar").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 6))).show(&mut root, |ui| {
+        toolbar::Toolbar { data: &mut data, actions: &mut out }.ui(ui);
+    });
+    egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
+        &mut root,
+        |ui| {
+            status_line(ui, &data.status, data.real.elapsed_secs_f64());
+        },
+    );
+    egui::Panel::right("plots").resizable(true).default_size(470.0).min_size(300.0).frame(panel_frame).show(
+        &mut root,
+        |ui| {
+            if let Some(lab) = data.lab.as_deref() {
+                PlotsPanel { lab, history: &mut data.history, state: &mut data.state.plots, timeline: &data.timeline }
+                    .ui(ui);
+            }
+        },
+    );
+    egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
+        &mut root,
+        |ui| {
+            timeline_bar::TimelineBar { data: &mut data, actions: &mut out }.ui(ui);
+            ui.separator();
+            let avail = ui.available_rect_before_wrap();
+            let split = (avail.width() * 0.56).max(420.0).min(avail.width() - 280.0);
+            let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
+            let right = egui::Rect::from_min_max(egui::pos2(avail.min.x + split + 8.0, avail.min.y), avail.max);
+            ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
+                table::ConstraintTable { data: &mut data }.ui(ui);
+            });
+            ui.painter().vline(
+                avail.min.x + split,
+                avail.y_range(),
+                egui::Stroke::new(1.0, egui::Color32::from_gray(60)),
+            );
+            ui.scope_builder(egui::UiBuilder::new().max_rect(right), |ui| {
+                trace::TracePanel { data: &mut data }.ui(ui);
+            });
+            ui.allocate_rect(avail, egui::Sense::hover());
+        },
+    );
+    egui::Panel::left("left").resizable(true).default_size(318.0).min_size(250.0).frame(panel_frame).show(
+        &mut root,
+        |ui| {
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
+                ui.add_space(6.0);
+                controls::Controls { data: &mut data }.ui(ui);
+                ui.add_space(6.0);
+                scene_panel::ScenePanel { data: &mut data, open: &mut open_req }.ui(ui);
+            });
+        },
+    );
+
+    // What is left is the world.
+    let rest = root.available_rect_before_wrap();
+    let rect = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    if view.rect != rect {
+        view.rect = rect;
+    }
+    overlay::Overlay { data: &mut data, view: &view, rect: rest }.paint(&ctx);
+
+    let pointer_in_view = ctx.pointer_latest_pos().is_some_and(|p| rest.contains(p));
+    claims.pointer = !pointer_in_view || ctx.egui_is_using_pointer() || ctx.any_popup_open();
+    claims.keyboard = ctx.egui_wants_keyboard_input();
+
+    for a in out {
+        actions.write(a);
+    }
+    if let Some(p) = open_req {
+        open.write(OpenScene(p));
+    }
+    Ok(())
+}
+
+fn status_line(ui: &mut egui::Ui, status: &Status, now: f64) {
+    ui.horizontal(|ui| {
+        let fresh = now - status.at < 8.0;
+        let color = if status.error {
+            palette::egui(palette::state_rgb(super::physics::ConstraintState::Violated))
+        } else if fresh {
+            egui::Color32::from_gray(225)
+        } else {
+            egui::Color32::from_gray(150)
+        };
+        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(
+                egui::RichText::new(
+                    "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · \
+                     drag a body: spring (right-click/P pins) · drag empty space: pan · wheel: zoom",
+                )
+                .small()
+                .color(egui::Color32::from_gray(140)),
+            );
+        });
+    });
+}
+
+/// A small coloured square and a label, for legends.
+pub fn swatch(ui: &mut egui::Ui, rgb: [u8; 3], text: &str) {
+    ui.horizontal(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(11.0, 11.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, palette::egui(rgb));
+        ui.label(egui::RichText::new(text).small());
+    });
+}
+
+/// A number in a fixed, readable format (scientific when tiny or huge).
+pub fn num(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if !v.is_finite() {
+        format!("{v}")
+    } else if v.abs() < 1e-3 || v.abs() >= 1e5 {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.4}")
+    }
+}

@@ -1,0 +1,350 @@
+//! Labels on the world view, painted by egui over the Bevy drawing: axis ticks in
+//! metres, wall names, the values of `λ` and `f`, spring forces, the legend of
+//! colours, the scene error banner and the paused mark.
+
+use bevy::math::DVec2;
+use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
+use contact_core::Geometry;
+
+use super::{PanelData, num};
+use crate::app::geometry;
+use crate::app::palette;
+use crate::app::physics::{ConstraintState, ConstraintStatus};
+use crate::app::render::grid_step;
+use crate::app::view::ViewTransform;
+
+pub struct Overlay<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+    pub view: &'a ViewTransform,
+    pub rect: egui::Rect,
+}
+
+fn pos(v: bevy::math::Vec2) -> Pos2 {
+    Pos2::new(v.x, v.y)
+}
+
+/// Text with a dark halo so it reads over anything.
+fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
+    let font = FontId::proportional(size);
+    let galley = p.layout_no_wrap(text.to_string(), font, color);
+    let rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
+    p.rect_filled(rect, 3.0, Color32::from_black_alpha(150));
+    p.galley(rect.min + egui::vec2(3.0, 1.0), galley, color);
+}
+
+impl Overlay<'_, '_, '_> {
+    pub fn paint(&mut self, ctx: &egui::Context) {
+        let p = ctx.layer_painter(egui::LayerId::background()).with_clip_rect(self.rect);
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        let view = self.view;
+        let world = &lab.world;
+        let draw = self.data.draw.clone();
+
+        if draw.grid {
+            self.axes(&p);
+        }
+
+        let nb = world.model.bodies.len();
+        let mut at = vec![DVec2::ZERO; nb];
+        for (b, m) in &self.data.bodies {
+            if b.index < nb {
+                at[b.index] = m.at(self.data.interp.alpha);
+            }
+        }
+        let positions = |b: usize| at[b];
+        let mut status = vec![ConstraintStatus::default(); world.model.constraints.len()];
+        for (c, s) in &self.data.constraints {
+            if c.index < status.len() {
+                status[c.index] = *s;
+            }
+        }
+        let scr = |w: DVec2| pos(view.to_screen(w));
+
+        if draw.labels {
+            // Wall names, where the wall crosses the view, on the allowed side.
+            let (lo, hi) = view.visible();
+            let center = (lo + hi) * 0.5;
+            for w in &self.data.look.walls {
+                let foot = center - w.normal * (w.normal.dot(center) - w.offset);
+                let t = DVec2::new(-w.normal.y, w.normal.x);
+                let span = (hi - lo).length() * 0.5;
+                // A point on the wall inside the view, a bit off the centre.
+                let mut spot = None;
+                for s in [0.35, -0.35, 0.6, -0.6, 0.1] {
+                    let q = foot + t * (s * span);
+                    if q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y {
+                        spot = Some(q);
+                        break;
+                    }
+                }
+                let Some(q) = spot else { continue };
+                let state = w.constraints.iter().map(|&k| status[k].state).max().unwrap_or_default();
+                let text = if w.constraints.len() == 1 {
+                    let k = w.constraints[0];
+                    let eq = match world.model.constraints[k].geometry {
+                        Geometry::HalfPlane { normal, offset, .. } => {
+                            format!("{} = {} ≥ 0", lab.constraint_names[k], linear(normal.x, normal.y, offset))
+                        }
+                        _ => lab.constraint_names[k].clone(),
+                    };
+                    format!("{eq}  ({})", state.label())
+                } else {
+                    w.name.clone()
+                };
+                let off = w.normal * view.world_len(14.0);
+                label(&p, scr(q + off), Align2::CENTER_CENTER, &text, 13.0, palette::egui(palette::state_rgb(state)));
+            }
+        }
+
+        // f arrows.
+        if draw.force_arrows {
+            for (i, b) in world.model.bodies.iter().enumerate() {
+                if !b.is_dynamic() || (b.force.x == 0.0 && b.force.y == 0.0) {
+                    continue;
+                }
+                let tip = at[i] + DVec2::new(b.force.x, b.force.y) * self.data.look.force_scale;
+                label(
+                    &p,
+                    scr(tip) + egui::vec2(8.0, -8.0),
+                    Align2::LEFT_BOTTOM,
+                    &format!("f = ({}, {}) N", num(b.force.x), num(b.force.y)),
+                    13.0,
+                    palette::egui(palette::FORCE),
+                );
+            }
+        }
+
+        // λ values (when few are handled).
+        let handled: Vec<usize> = (0..status.len()).filter(|&k| status[k].handled && status[k].lambda != 0.0).collect();
+        if draw.lambda_arrows && draw.labels && handled.len() <= 8 {
+            for &k in &handled {
+                let s = status[k];
+                for cf in geometry::constraint_forces(world, k, s.lambda, &positions).into_iter().take(1) {
+                    let tip = cf.at + cf.force * self.data.look.force_scale;
+                    let rgb = if s.lambda >= 0.0 { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
+                    label(
+                        &p,
+                        scr(tip) + egui::vec2(6.0, 6.0),
+                        Align2::LEFT_TOP,
+                        &format!("λ[{}] = {} N", lab.constraint_names[k], num(s.lambda)),
+                        13.0,
+                        palette::egui(rgb),
+                    );
+                }
+            }
+        }
+
+        // Springs.
+        for s in self.data.drags.springs() {
+            if s.body >= nb {
+                continue;
+            }
+            let mid = (at[s.body] + s.target) * 0.5;
+            label(
+                &p,
+                scr(mid) + egui::vec2(10.0, -10.0),
+                Align2::LEFT_BOTTOM,
+                &format!("spring |F| = {} N", num(s.force.length())),
+                13.0,
+                palette::egui(palette::SPRING),
+            );
+        }
+
+        // Body names (few bodies) and the hovered one.
+        if draw.labels {
+            for (i, b) in world.model.bodies.iter().enumerate() {
+                if !b.is_dynamic() {
+                    continue;
+                }
+                if nb <= 4 || self.data.highlight.body == Some(i) {
+                    let r = b.radius.max(view.world_len(6.0));
+                    let v = world.model.velocity(i, &world.state);
+                    let text = if self.data.highlight.body == Some(i) {
+                        format!(
+                            "{} ({}, {}) m · v = ({}, {}) m/s",
+                            b.name,
+                            num(at[i].x),
+                            num(at[i].y),
+                            num(v.x),
+                            num(v.y)
+                        )
+                    } else {
+                        b.name.clone()
+                    };
+                    label(
+                        &p,
+                        scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0),
+                        Align2::RIGHT_BOTTOM,
+                        &text,
+                        12.5,
+                        Color32::from_gray(225),
+                    );
+                }
+            }
+        }
+
+        self.legend(&p);
+
+        // Paused mark and the scene error banner.
+        let paused = self.data.virt.is_paused();
+        if paused {
+            label(
+                &p,
+                self.rect.right_top() + egui::vec2(-10.0, 10.0),
+                Align2::RIGHT_TOP,
+                "⏸ paused — Space to play, → to step",
+                15.0,
+                Color32::from_rgb(240, 170, 40),
+            );
+        }
+        if let Some(err) = &self.data.files.error {
+            let r = egui::Rect::from_min_size(
+                self.rect.left_top() + egui::vec2(10.0, 40.0),
+                egui::vec2(self.rect.width() - 20.0, 44.0),
+            );
+            p.rect_filled(r, 4.0, Color32::from_rgba_unmultiplied(90, 20, 25, 230));
+            p.text(
+                r.left_top() + egui::vec2(8.0, 5.0),
+                Align2::LEFT_TOP,
+                "Scene file not loaded — the previous scene keeps running:",
+                FontId::proportional(13.0),
+                Color32::WHITE,
+            );
+            p.text(
+                r.left_top() + egui::vec2(8.0, 23.0),
+                Align2::LEFT_TOP,
+                err,
+                FontId::monospace(12.5),
+                Color32::from_rgb(255, 200, 200),
+            );
+        }
+    }
+
+    fn axes(&self, p: &egui::Painter) {
+        let view = self.view;
+        let (lo, hi) = view.visible();
+        let step = grid_step(view.ppm, 70.0);
+        let dim = Color32::from_gray(150);
+        let decimals = (-step.log10()).ceil().max(0.0) as usize;
+        let (i0, i1) = ((lo.x / step).ceil() as i64, (hi.x / step).floor() as i64);
+        for i in i0..=i1.min(i0 + 200) {
+            let x = i as f64 * step;
+            let s = view.to_screen(DVec2::new(x, lo.y));
+            p.text(
+                Pos2::new(s.x, self.rect.max.y - 4.0),
+                Align2::CENTER_BOTTOM,
+                format!("{x:.decimals$}"),
+                FontId::proportional(11.0),
+                dim,
+            );
+        }
+        let (j0, j1) = ((lo.y / step).ceil() as i64, (hi.y / step).floor() as i64);
+        for j in j0..=j1.min(j0 + 200) {
+            let y = j as f64 * step;
+            let s = view.to_screen(DVec2::new(lo.x, y));
+            p.text(
+                Pos2::new(self.rect.min.x + 4.0, s.y),
+                Align2::LEFT_CENTER,
+                format!("{y:.decimals$}"),
+                FontId::proportional(11.0),
+                dim,
+            );
+        }
+        p.text(
+            self.rect.right_bottom() + egui::vec2(-6.0, -18.0),
+            Align2::RIGHT_BOTTOM,
+            "x [m]",
+            FontId::proportional(12.0),
+            dim,
+        );
+        p.text(
+            self.rect.left_top() + egui::vec2(4.0, 22.0),
+            Align2::LEFT_TOP,
+            "y [m]",
+            FontId::proportional(12.0),
+            dim,
+        );
+        // Scale bar.
+        let len = step as f32 * view.ppm as f32;
+        let a = Pos2::new(self.rect.max.x - 20.0 - len, self.rect.max.y - 40.0);
+        let b = a + egui::vec2(len, 0.0);
+        p.line_segment([a, b], egui::Stroke::new(2.0, dim));
+        p.line_segment([a - egui::vec2(0.0, 4.0), a + egui::vec2(0.0, 4.0)], egui::Stroke::new(2.0, dim));
+        p.line_segment([b - egui::vec2(0.0, 4.0), b + egui::vec2(0.0, 4.0)], egui::Stroke::new(2.0, dim));
+        p.text(
+            Pos2::new((a.x + b.x) * 0.5, a.y - 4.0),
+            Align2::CENTER_BOTTOM,
+            format!("{} m", num(step)),
+            FontId::proportional(11.0),
+            dim,
+        );
+    }
+
+    fn legend(&self, p: &egui::Painter) {
+        let mut y = self.rect.min.y + 10.0;
+        let x = self.rect.min.x + 44.0;
+        let lab = self.data.lab.as_deref();
+        if let Some(lab) = lab {
+            let a = lab.world.settings.algorithm;
+            p.text(
+                Pos2::new(x, y),
+                Align2::LEFT_TOP,
+                format!("{} · t = {:.4} s", a.label(), lab.time()),
+                FontId::proportional(15.0),
+                super::toolbar::algorithm_color(a),
+            );
+            y += 22.0;
+        }
+        let items: [([u8; 3], &str); 8] = [
+            (palette::state_rgb(ConstraintState::Inactive), "inactive"),
+            (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled"),
+            (palette::state_rgb(ConstraintState::Handled), "handled (E ∪ F⁺)"),
+            (palette::state_rgb(ConstraintState::Violated), "violated"),
+            (palette::FORCE, "constant force f"),
+            (palette::LAMBDA_POS, "λ ∂g/∂p, λ ≥ 0"),
+            (palette::LAMBDA_NEG, "λ ∂g/∂p, λ < 0"),
+            (palette::SPRING, "mouse spring"),
+        ];
+        let bg =
+            egui::Rect::from_min_size(Pos2::new(x - 6.0, y - 4.0), egui::vec2(172.0, items.len() as f32 * 16.0 + 8.0));
+        p.rect_filled(bg, 4.0, Color32::from_black_alpha(120));
+        for (rgb, text) in items {
+            p.rect_filled(
+                egui::Rect::from_min_size(Pos2::new(x, y + 3.0), egui::vec2(14.0, 4.0)),
+                1.0,
+                palette::egui(rgb),
+            );
+            p.text(Pos2::new(x + 20.0, y), Align2::LEFT_TOP, text, FontId::proportional(12.0), Color32::from_gray(210));
+            y += 16.0;
+        }
+    }
+}
+
+fn fmt_c(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-12 { format!("{}", v.round()) } else { format!("{v:.3}") }
+}
+
+/// `a x + b y − c` written as a person would: `x − y`, `y − 0.5`, `0.6·x + 0.8·y`.
+fn linear(a: f64, b: f64, c: f64) -> String {
+    let mut out = String::new();
+    for (coef, var) in [(a, "x"), (b, "y"), (-c, "")] {
+        if coef == 0.0 {
+            continue;
+        }
+        let mag = coef.abs();
+        let term = if var.is_empty() {
+            fmt_c(mag)
+        } else if (mag - 1.0).abs() < 1e-12 {
+            var.to_string()
+        } else {
+            format!("{}·{var}", fmt_c(mag))
+        };
+        if out.is_empty() {
+            out = if coef < 0.0 { format!("−{term}") } else { term };
+        } else {
+            out += if coef < 0.0 { " − " } else { " + " };
+            out += &term;
+        }
+    }
+    if out.is_empty() { "0".into() } else { out }
+}

@@ -1,0 +1,195 @@
+//! The constraint table: name, kind, `g`, `J·q̈ − d`, `λ`, state; sortable by any
+//! column; hovering a row highlights its bodies in the view, hovering a body
+//! highlights its rows; the plot toggle adds the row's `g` and `λ` to the plots.
+
+use bevy_egui::egui::{self, RichText};
+
+use super::{PanelData, num};
+use crate::app::palette;
+use crate::app::physics::{ConstraintState, ConstraintStatus, geometry_label};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Column {
+    #[default]
+    Index,
+    Name,
+    Kind,
+    G,
+    Tendency,
+    Lambda,
+    State,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TableState {
+    pub sort: Column,
+    pub descending: bool,
+    /// Show only touching or handled rows.
+    pub touching_only: Option<bool>,
+}
+
+pub struct ConstraintTable<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+}
+
+const WIDTHS: [f32; 8] = [30.0, 110.0, 82.0, 92.0, 96.0, 92.0, 132.0, 36.0];
+
+impl ConstraintTable<'_, '_, '_> {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        let n = lab.world.model.constraints.len();
+        let mut status = vec![ConstraintStatus::default(); n];
+        for (c, s) in &self.data.constraints {
+            if c.index < n {
+                status[c.index] = *s;
+            }
+        }
+        let st = &mut self.data.state.table;
+        let touching_only = *st.touching_only.get_or_insert(n > 24);
+        ui.horizontal(|ui| {
+            ui.heading("Constraints");
+            let mut t = touching_only;
+            if ui.checkbox(&mut t, "touching or handled only").changed() {
+                st.touching_only = Some(t);
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                for s in [
+                    ConstraintState::Violated,
+                    ConstraintState::Handled,
+                    ConstraintState::ActiveNotHandled,
+                    ConstraintState::Inactive,
+                ] {
+                    super::swatch(ui, palette::state_rgb(s), s.label());
+                }
+            });
+        });
+        let mut rows: Vec<usize> = (0..n)
+            .filter(|&k| {
+                !touching_only
+                    || status[k].state != ConstraintState::Inactive
+                    || self.data.highlight.constraint == Some(k)
+            })
+            .collect();
+        let key = |k: &usize| -> f64 {
+            let s = &status[*k];
+            match st.sort {
+                Column::G => s.g,
+                Column::Tendency => s.tendency,
+                Column::Lambda => s.lambda,
+                Column::State => s.state as u8 as f64,
+                _ => *k as f64,
+            }
+        };
+        match st.sort {
+            Column::Name => rows.sort_by(|a, b| lab.constraint_names[*a].cmp(&lab.constraint_names[*b])),
+            Column::Kind => rows.sort_by_key(|k| geometry_label(&lab.world, *k)),
+            _ => rows.sort_by(|a, b| key(a).total_cmp(&key(b))),
+        }
+        if st.descending {
+            rows.reverse();
+        }
+
+        // Header.
+        let headers = [
+            (Column::Index, "#"),
+            (Column::Name, "name"),
+            (Column::Kind, "kind"),
+            (Column::G, "g [m]"),
+            (Column::Tendency, "J·q̈ − d"),
+            (Column::Lambda, "λ [N]"),
+            (Column::State, "state"),
+        ];
+        ui.horizontal(|ui| {
+            for (i, (col, label)) in headers.iter().enumerate() {
+                let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
+                let b = egui::Button::new(RichText::new(format!("{label}{arrow}")).strong()).frame(false);
+                let tip = match col {
+                    Column::Tendency => "violation tendency: J_k q̈ − d_k (< 0: tends to violate)",
+                    _ => "sort",
+                };
+                if ui.add_sized([WIDTHS[i], 18.0], b).on_hover_text(tip).clicked() {
+                    if st.sort == *col {
+                        st.descending = !st.descending;
+                    } else {
+                        st.sort = *col;
+                        st.descending = false;
+                    }
+                }
+            }
+            ui.add_sized([WIDTHS[7], 18.0], egui::Label::new(RichText::new("plot").strong()));
+        });
+        ui.separator();
+
+        let hl_body = self.data.highlight.body;
+        let mut hovered_row = None;
+        let row_h = 19.0;
+        let history = &mut self.data.history;
+        let plots = &mut self.data.state.plots;
+        egui::ScrollArea::vertical().id_salt("constraint-table").auto_shrink([false, false]).show_rows(
+            ui,
+            row_h,
+            rows.len(),
+            |ui, range| {
+                for &k in &rows[range] {
+                    let s = status[k];
+                    let c = &lab.world.model.constraints[k];
+                    let touches_hovered = hl_body.is_some_and(|b| c.bodies().contains(&b));
+                    let (rect, resp) =
+                        ui.allocate_exact_size(egui::vec2(ui.available_width(), row_h), egui::Sense::hover());
+                    if resp.hovered() {
+                        hovered_row = Some(k);
+                    }
+                    if touches_hovered || resp.hovered() || self.data.highlight.constraint == Some(k) {
+                        ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgba_unmultiplied(255, 235, 80, 40));
+                    }
+                    let mut x = rect.min.x;
+                    let mut cell = |ui: &mut egui::Ui, i: usize, text: RichText| {
+                        let r =
+                            egui::Rect::from_min_size(egui::pos2(x + 4.0, rect.min.y), egui::vec2(WIDTHS[i], row_h));
+                        ui.put(r, egui::Label::new(text).truncate());
+                        x += WIDTHS[i] + ui.spacing().item_spacing.x;
+                    };
+                    let dim = egui::Color32::from_gray(170);
+                    cell(ui, 0, RichText::new(format!("{k}")).color(dim));
+                    cell(ui, 1, RichText::new(&lab.constraint_names[k]).strong());
+                    cell(ui, 2, RichText::new(geometry_label(&lab.world, k)).color(dim));
+                    cell(ui, 3, RichText::new(num(s.g)).monospace());
+                    let tcol = if s.tendency < 0.0 {
+                        egui::Color32::from_rgb(255, 170, 90)
+                    } else {
+                        egui::Color32::from_gray(210)
+                    };
+                    cell(ui, 4, RichText::new(num(s.tendency)).monospace().color(tcol));
+                    let lcol = if s.handled && s.lambda < 0.0 {
+                        egui::Color32::from_rgb(255, 100, 110)
+                    } else {
+                        egui::Color32::from_gray(220)
+                    };
+                    cell(
+                        ui,
+                        5,
+                        RichText::new(if s.handled { num(s.lambda) } else { "—".into() }).monospace().color(lcol),
+                    );
+                    cell(ui, 6, RichText::new(s.state.label()).color(palette::egui(palette::state_rgb(s.state))));
+                    let name = lab.constraint_names[k].clone();
+                    let mut on = plots.selected.contains(&name);
+                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(WIDTHS[7], row_h));
+                    if ui
+                        .put(r, egui::Checkbox::without_text(&mut on))
+                        .on_hover_text("plot g and λ of this constraint")
+                        .changed()
+                    {
+                        if on {
+                            history.want(&lab.world, &format!("{name}.g"));
+                            history.want(&lab.world, &format!("{name}.lambda"));
+                            plots.selected.push(name);
+                        } else {
+                            plots.selected.retain(|n| *n != name);
+                        }
+                    }
+                }
+            },
+        );
+        self.data.highlight.constraint = hovered_row;
+    }
+}

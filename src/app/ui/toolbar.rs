@@ -1,0 +1,97 @@
+//! The toolbar: scene, play/pause/step/reset, speed, time and the algorithm at a glance.
+
+use bevy_egui::egui::{self, RichText};
+use contact_core::Algorithm;
+
+use super::PanelData;
+use crate::app::control::LabAction;
+
+pub struct Toolbar<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+    pub actions: &'a mut Vec<LabAction>,
+}
+
+impl Toolbar<'_, '_, '_> {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let paused = self.data.virt.is_paused();
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
+            if let Some(lab) = &self.data.lab {
+                ui.label(RichText::new(&lab.scene.name).size(16.0).strong());
+            }
+            ui.separator();
+            let play = if paused { "▶ Play" } else { "⏸ Pause" };
+            if ui
+                .add(egui::Button::new(RichText::new(play).strong()).min_size(egui::vec2(84.0, 0.0)))
+                .on_hover_text("Space")
+                .clicked()
+            {
+                self.actions.push(LabAction::TogglePause);
+            }
+            if ui.button("⏮ Back").on_hover_text("← : restore the previous stored step").clicked() {
+                self.actions.push(LabAction::StepBack);
+            }
+            if ui.button("Step ⏭").on_hover_text("→ : one step of h, then pause").clicked() {
+                self.actions.push(LabAction::StepOnce);
+            }
+            if ui.button("⟲ Reset").on_hover_text("R : back to the scene's start (settings kept)").clicked() {
+                self.actions.push(LabAction::Reset);
+            }
+            ui.separator();
+            ui.label("speed");
+            let mut speed = self.data.settings.speed;
+            let r = ui.add(
+                egui::Slider::new(&mut speed, 0.01..=4.0)
+                    .logarithmic(true)
+                    .custom_formatter(|v, _| format!("{v:.2}×"))
+                    .clamping(egui::SliderClamping::Always),
+            );
+            if r.changed() {
+                self.data.settings.speed = speed;
+            }
+            for s in [0.1, 1.0] {
+                if ui.small_button(format!("{s}×")).clicked() {
+                    self.data.settings.speed = s;
+                }
+            }
+            ui.separator();
+            if let Some(lab) = &self.data.lab {
+                let t = lab.time();
+                ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
+                ui.label(
+                    RichText::new(format!("step {}", lab.world.steps)).monospace().color(egui::Color32::from_gray(170)),
+                );
+                ui.label(
+                    RichText::new(format!("{:.3}× real time", self.data.state.rate.value))
+                        .small()
+                        .color(egui::Color32::from_gray(150)),
+                );
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("📷 Screenshot").on_hover_text("F12: save a PNG in the current directory").clicked() {
+                    self.actions.push(LabAction::Screenshot);
+                }
+                if ui.button("Fit view").on_hover_text("F").clicked() {
+                    self.actions.push(LabAction::FitView);
+                }
+                if let Some(lab) = &self.data.lab {
+                    let a = lab.world.settings.algorithm;
+                    ui.label(RichText::new(a.label()).strong().color(algorithm_color(a)).size(16.0));
+                    if paused {
+                        ui.label(RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40)));
+                    }
+                }
+            });
+        });
+    }
+}
+
+/// A colour per algorithm, so a presenter's switch is visible from the back of the room.
+pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
+    match a {
+        Algorithm::Platt => egui::Color32::from_rgb(235, 110, 90),
+        Algorithm::PlattImproved => egui::Color32::from_rgb(240, 180, 60),
+        Algorithm::Right => egui::Color32::from_rgb(90, 200, 130),
+        Algorithm::Exact => egui::Color32::from_rgb(110, 170, 255),
+    }
+}
