@@ -32,6 +32,8 @@
 
 use crate::algorithm::{ActiveSet, ActiveSetSolver, Algorithm, SolveContext};
 use crate::kkt::KktSolution;
+use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
+
 use crate::linalg::{PIVOT_TOL, solve_psd};
 use crate::trace::{Change, Iteration, Reason, Trace};
 
@@ -78,13 +80,16 @@ pub fn solve_lcp(a_mat: &[f64], b: &[f64], neq: usize, tol: f64) -> Lcp {
         acc: b.iter().map(|v| -v).collect(),
         clamped: vec![false; m],
         free: vec![false; m],
+        order: Vec::new(),
+        factor: None,
     };
     if neq > 0 {
         // Equalities first: λ_E solves A_EE λ_E = b_E.
-        let idx: Vec<usize> = (0..neq).collect();
-        let x = solve_psd(&lp.sub(&idx), &b[..neq], PIVOT_TOL).x;
+        for i in 0..neq {
+            lp.clamp(i);
+        }
+        let x = lp.solve_clamped(&b[..neq]);
         lp.lambda[..neq].copy_from_slice(&x);
-        lp.clamped[..neq].iter_mut().for_each(|c| *c = true);
         lp.update_acc(b);
     }
     let mut pivots = Vec::new();
@@ -111,18 +116,15 @@ pub fn solve_lcp(a_mat: &[f64], b: &[f64], neq: usize, tol: f64) -> Lcp {
                 lp.acc[i] += s * da[i];
             }
             let pivot = if j == d {
-                lp.clamped[d] = true;
-                lp.free[d] = false;
+                lp.clamp(d);
                 lp.acc[d] = 0.0;
                 Pivot::Clamped { index: d, a: a_start }
             } else if lp.clamped[j] {
-                lp.clamped[j] = false;
-                lp.free[j] = true;
+                lp.release(j);
                 lp.lambda[j] = 0.0;
                 Pivot::Released { index: j }
             } else {
-                lp.free[j] = false;
-                lp.clamped[j] = true;
+                lp.clamp(j);
                 lp.acc[j] = 0.0;
                 Pivot::Touched { index: j }
             };
@@ -229,9 +231,62 @@ struct Pivoting<'a> {
     acc: Vec<f64>,
     clamped: Vec<bool>,
     free: Vec<bool>,
+    /// The clamped indices in the order of `factor`.
+    order: Vec<usize>,
+    /// Cholesky factor of `A_CC` (in `order`), updated as indices come and go:
+    /// O(|C|²) a pivot instead of O(|C|³). `None` when it must be rebuilt.
+    factor: Option<Cholesky<f64, Dyn>>,
 }
 
 impl Pivoting<'_> {
+    /// Moves `j` into the clamped set, extending the factor when its pivot is sound.
+    fn clamp(&mut self, j: usize) {
+        self.clamped[j] = true;
+        self.free[j] = false;
+        let m = self.m;
+        let col =
+            DVector::from_iterator(self.order.len() + 1, self.order.iter().chain([&j]).map(|&i| self.a[i * m + j]));
+        let k = self.order.len();
+        self.factor = match self.factor.take() {
+            // nalgebra's insert_column takes the square root unchecked: check the new
+            // pivot, the Schur complement a_jj − ‖L⁻¹ a_Cj‖², first.
+            Some(f) => {
+                let y = f.l_dirty().solve_lower_triangular(&col.rows(0, k)).filter(|y| y.iter().all(|v| v.is_finite()));
+                match y {
+                    Some(y) if col[k] - y.norm_squared() > 1e-13 * col[k] => Some(f.insert_column(k, col)),
+                    _ => None,
+                }
+            }
+            None if k == 0 && col[0] > 0.0 => Cholesky::new(DMatrix::from_element(1, 1, col[0])),
+            None => None,
+        };
+        self.order.push(j);
+    }
+
+    /// Moves `j` out of the clamped set, shrinking the factor.
+    fn release(&mut self, j: usize) {
+        self.clamped[j] = false;
+        self.free[j] = true;
+        let p = self.order.iter().position(|&i| i == j).expect("released index was clamped");
+        self.order.remove(p);
+        self.factor = self.factor.take().map(|f| f.remove_column(p));
+    }
+
+    /// Solves `A_CC x = rhs` (`rhs` and `x` in `order`), rebuilding the factor if needed.
+    fn solve_clamped(&mut self, rhs: &[f64]) -> Vec<f64> {
+        if self.order.is_empty() {
+            return Vec::new();
+        }
+        if self.factor.is_none() {
+            let n = self.order.len();
+            self.factor = Cholesky::new(DMatrix::from_row_slice(n, n, &self.sub(&self.order)));
+        }
+        match &self.factor {
+            Some(f) => f.solve(&DVector::from_column_slice(rhs)).iter().copied().collect(),
+            None => solve_psd(&self.sub(&self.order), rhs, PIVOT_TOL).x,
+        }
+    }
+
     fn sub(&self, idx: &[usize]) -> Vec<f64> {
         let mut s = Vec::with_capacity(idx.len() * idx.len());
         for &i in idx {
@@ -250,17 +305,19 @@ impl Pivoting<'_> {
 
     /// The direction that drives `a_d` up while keeping `a_C = 0`, and the largest
     /// step along it: `(s, blocking index, Δλ, Δa)`.
-    fn ratio_test(&self, d: usize, neq: usize) -> Option<(f64, usize, Vec<f64>, Vec<f64>)> {
+    fn ratio_test(&mut self, d: usize, neq: usize) -> Option<(f64, usize, Vec<f64>, Vec<f64>)> {
         let m = self.m;
-        let c: Vec<usize> = (0..m).filter(|&i| self.clamped[i]).collect();
+        let c = self.order.clone();
         let rhs: Vec<f64> = c.iter().map(|&i| -self.a[i * m + d]).collect();
-        let x = solve_psd(&self.sub(&c), &rhs, PIVOT_TOL).x;
+        let x = self.solve_clamped(&rhs);
         let mut dl = vec![0.0; m];
         dl[d] = 1.0;
         for (xi, &i) in x.iter().zip(&c) {
             dl[i] = *xi;
         }
-        let da: Vec<f64> = (0..m).map(|i| (0..m).map(|j| self.a[i * m + j] * dl[j]).sum()).collect();
+        // Δa = A Δλ, with Δλ non-zero on C ∪ {d} only.
+        let support: Vec<usize> = c.iter().copied().chain([d]).collect();
+        let da: Vec<f64> = (0..m).map(|i| support.iter().map(|&j| self.a[i * m + j] * dl[j]).sum()).collect();
         let tiny = 1e-14;
         let mut best: Option<(f64, usize)> = None;
         let mut consider = |s: f64, i: usize| {
