@@ -606,9 +606,15 @@ pub fn ron_error(e: &ron::error::SpannedError, origin: &str, loc: &Locator) -> S
         E::ExpectedIdentifier => {
             (enclosing, "expected a field name or a value (is a bracket missing or a comma misplaced?)".into())
         }
-        other => (enclosing, other.to_string()),
+        other => (enclosing, lowercase_first(&other.to_string())),
     };
     SceneError { file: origin.to_string(), line: Some(start.line), column: Some(start.col), field, message }
+}
+
+/// `Expected comma` → `expected comma`, like the other messages.
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// The schema's type names as a reader of the file knows them.

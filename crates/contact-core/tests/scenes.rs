@@ -1,0 +1,407 @@
+//! The scene files: the built-in ones load and run, broken ones give precise errors.
+
+use std::path::{Path, PathBuf};
+
+use contact_core::scene::{self, Overrides, Scene, SceneError};
+use contact_core::{Algorithm, ImpulseMode};
+
+const BUILT_IN: [&str; 7] = [
+    "wedge.ron",
+    "wedge-left.ron",
+    "billiard-corner.ron",
+    "newtons-cradle.ron",
+    "sticky-corner.ron",
+    "bead-on-curve.ron",
+    "ball-pile.ron",
+];
+
+fn scenes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/scenes")
+}
+
+fn load(name: &str, ov: &Overrides) -> Scene {
+    scene::load(&scenes_dir().join(name), ov).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_built_in_scene_loads() {
+    for name in BUILT_IN {
+        let s = load(name, &Overrides::default());
+        assert!(!s.name.is_empty() && !s.description.is_empty(), "{name}");
+        assert!(s.dt > 0.0 && s.duration > 0.0, "{name}");
+        assert!(s.view.min.0 < s.view.max.0 && s.view.min.1 < s.view.max.1, "{name}");
+        assert!(!s.plots.is_empty(), "{name}: plot presets");
+        let known = scene::series_names(&s.world.model);
+        for p in &s.plots {
+            assert!(p.series.iter().all(|x| known.contains(x)), "{name}: {:?}", p.series);
+        }
+    }
+    // And no scene file is left out of this list.
+    let mut on_disk: Vec<String> = std::fs::read_dir(scenes_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ron"))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn the_wedge_is_figure_1() {
+    let s = load("wedge.ron", &Overrides::default());
+    let m = &s.world.model;
+    assert_eq!(m.bodies[0].mass, 2.0);
+    assert_eq!((m.bodies[0].force.x, m.bodies[0].force.y), (2.0, -1.0));
+    assert_eq!(s.world.state.q, vec![0.0, 0.0]);
+    let names: Vec<&str> = m.constraints.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["g1", "g2"]);
+    assert_eq!(s.dt, 1e-3);
+    let left = load("wedge-left.ron", &Overrides::default());
+    assert_eq!((left.world.model.bodies[0].force.x, left.world.model.bodies[0].force.y), (-1.0, -2.0));
+}
+
+#[test]
+fn billiard_corner_has_11_balls_and_77_constraints() {
+    let s = load("billiard-corner.ron", &Overrides::default());
+    let m = &s.world.model;
+    assert_eq!(m.bodies.iter().filter(|b| b.radius > 0.0 && b.is_dynamic()).count(), 11);
+    assert_eq!(m.constraints.len(), 77);
+    assert!(m.constraints.iter().all(|c| c.is_inequality()));
+    // Generated names: one per cushion and ball, one per pair.
+    assert!(m.constraint_index("cushion_left:b3").is_some());
+    assert!(m.constraint_index("cushion_bottom:cue").is_some());
+    assert!(m.constraint_index("b1-b2").is_some());
+    assert!(m.constraint_index("b10-cue").is_some());
+    assert_eq!(m.gravity.norm(), 0.0);
+}
+
+#[test]
+fn the_ball_pile_takes_its_size_from_the_overrides() {
+    let s = load("ball-pile.ron", &Overrides { balls: Some(12) });
+    let m = &s.world.model;
+    assert_eq!(m.bodies.len(), 12);
+    // Three walls per ball and a contact per pair.
+    assert_eq!(m.constraints.len(), 3 * 12 + 12 * 11 / 2);
+    let default = load("ball-pile.ron", &Overrides::default());
+    assert_eq!(default.world.model.bodies.len(), 30);
+    // Only a scene with a pile takes a size.
+    let err = scene::load(&scenes_dir().join("wedge.ron"), &Overrides { balls: Some(3) }).unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("ball_pile"));
+}
+
+/// Every built-in scene, 5 s under every algorithm and both impulse modes: no NaN,
+/// no panic, time advances. (A smaller pile and a coarser step keep it short.)
+#[test]
+fn every_built_in_scene_runs_5_s_under_every_algorithm_and_impulse_mode() {
+    for name in BUILT_IN {
+        let s = load(name, &Overrides { balls: name.starts_with("ball-pile").then_some(8) });
+        let dt = s.dt.max(2e-3);
+        let steps = (5.0 / dt).round() as usize;
+        for algorithm in Algorithm::ALL {
+            for mode in [ImpulseMode::Simultaneous, ImpulseMode::Sequential] {
+                let mut w = s.world.clone();
+                w.settings.algorithm = algorithm;
+                w.settings.events.impulses = mode;
+                for _ in 0..steps {
+                    let r = w.step(dt);
+                    let finite =
+                        w.state.q.iter().chain(&w.state.qd).chain(&r.lambda).chain(&r.g).all(|v| v.is_finite());
+                    assert!(finite, "{name} {algorithm:?} {mode:?}: non-finite at t = {}", w.state.t);
+                }
+                assert!((w.state.t - 5.0).abs() < 1e-6, "{name} {algorithm:?} {mode:?}: t = {}", w.state.t);
+            }
+        }
+    }
+}
+
+/// A small valid scene the broken cases are cut from (line numbers matter).
+const BASE: &str = r#"Scene(
+    name: "Base",
+    gravity: (0, -9.81),
+    bodies: [
+        Particle(name: "p", position: (0, 1), velocity: (1, 0), mass: 1),
+        Ball(name: "a", position: (0.5, 0.5), mass: 1, radius: 0.1),
+        Ball(name: "b", position: (0.8, 0.5), mass: 1, radius: 0.1),
+        Anchor(name: "hook", position: (0.5, 1.0)),
+        Bead(name: "bead", curve: Cycloid(origin: (2, 0), r: 0.5), u: 1, mass: 1),
+    ],
+    constraints: [
+        HalfPlane(name: "floor", body: "p", normal: (0, 1), offset: 0),
+        Contact(a: "a", b: "b"),
+        Rod(name: "rod", a: "hook", b: "a"),
+        BeadBound(name: "stop", body: "bead", max: 2),
+    ],
+    walls: [(name: "ground", normal: (0, 1), offset: 0)],
+    solver: (algorithm: Exact, dt: 1e-3, tau: 0.01),
+    plots: [(title: "p", series: ["p.y", "floor.lambda"])],
+)"#;
+
+/// `(replace this, by that)` in [`BASE`] → expected line, field and message fragment.
+struct Case {
+    what: &'static str,
+    from: &'static str,
+    to: &'static str,
+    line: usize,
+    field: &'static str,
+    message: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        what: "RON syntax: a missing comma",
+        from: r#"name: "Base","#,
+        to: r#"name: "Base""#,
+        line: 3,
+        field: "",
+        message: "comma",
+    },
+    Case {
+        what: "a missing field",
+        from: "velocity: (1, 0), mass: 1)",
+        to: "velocity: (1, 0))",
+        line: 5,
+        field: "bodies[0].mass",
+        message: "missing field `mass`",
+    },
+    Case {
+        what: "an unknown field (a typo)",
+        from: "radius: 0.1),\n        Ball(name: \"b\"",
+        to: "radius: 0.1, damp: 1),\n        Ball(name: \"b\"",
+        line: 6,
+        field: "bodies[1].damp",
+        message: "unknown field `damp`",
+    },
+    Case {
+        what: "a number where a string is expected",
+        from: r#"Particle(name: "p""#,
+        to: r#"Particle(name: 3"#,
+        line: 5,
+        field: "bodies[0].name",
+        message: "expected a string",
+    },
+    Case {
+        what: "an unknown body kind",
+        from: "Particle(name",
+        to: "Partikel(name",
+        line: 5,
+        field: "bodies[0]",
+        message: "unknown body kind `Partikel`",
+    },
+    Case {
+        what: "an unknown body in a constraint",
+        from: r#"Contact(a: "a", b: "b")"#,
+        to: r#"Contact(a: "a", b: "c")"#,
+        line: 13,
+        field: "constraints[1].b",
+        message: "unknown body `c`",
+    },
+    Case {
+        what: "a non-positive mass",
+        from: "position: (0.8, 0.5), mass: 1",
+        to: "position: (0.8, 0.5), mass: 0",
+        line: 7,
+        field: "bodies[2].mass",
+        message: "mass must be positive",
+    },
+    Case {
+        what: "a negative radius",
+        from: "velocity: (1, 0), mass: 1)",
+        to: "velocity: (1, 0), mass: 1, radius: -0.5)",
+        line: 5,
+        field: "bodies[0].radius",
+        message: "must not be negative",
+    },
+    Case {
+        what: "balls overlapping at the start",
+        from: "position: (0.8, 0.5)",
+        to: "position: (0.65, 0.5)",
+        line: 7,
+        field: "bodies[2].position",
+        message: "`a` and `b` overlap",
+    },
+    Case {
+        what: "NaN",
+        from: "velocity: (1, 0)",
+        to: "velocity: (NaN, 0)",
+        line: 5,
+        field: "bodies[0].velocity[0]",
+        message: "finite",
+    },
+    Case {
+        what: "an infinite number",
+        from: "gravity: (0, -9.81)",
+        to: "gravity: (0, -inf)",
+        line: 3,
+        field: "gravity[1]",
+        message: "finite",
+    },
+    Case {
+        what: "a duplicate body name",
+        from: r#"Ball(name: "b""#,
+        to: r#"Ball(name: "a""#,
+        line: 7,
+        field: "bodies[2].name",
+        message: "`a` is used twice (first at line 6)",
+    },
+    Case {
+        what: "a duplicate constraint name (explicit and generated)",
+        from: r#"name: "floor""#,
+        to: r#"name: "ground:a""#,
+        line: 17,
+        field: "walls[0].name",
+        message: "`ground:a` is used twice (first at line 12)",
+    },
+    Case { what: "dt = 0", from: "dt: 1e-3", to: "dt: 0", line: 18, field: "solver.dt", message: "must be positive" },
+    Case {
+        what: "a negative tau",
+        from: "tau: 0.01",
+        to: "tau: -0.01",
+        line: 18,
+        field: "solver.tau",
+        message: "must be positive",
+    },
+    Case {
+        what: "an unknown algorithm",
+        from: "algorithm: Exact",
+        to: "algorithm: Exakt",
+        line: 18,
+        field: "solver.algorithm",
+        message: "unknown algorithm `Exakt`",
+    },
+    Case {
+        what: "a ball through a generated wall",
+        from: "position: (0.8, 0.5)",
+        to: "position: (0.8, 0.05)",
+        line: 17,
+        field: "walls[0]",
+        message: "`ground:b` on `b` is violated at the start",
+    },
+    Case {
+        what: "a rod whose length does not match the start",
+        from: r#"b: "a"),"#,
+        to: r#"b: "a", length: 0.3),"#,
+        line: 14,
+        field: "constraints[2].length",
+        message: "does not match",
+    },
+    Case {
+        what: "a bead bound on a particle",
+        from: r#"body: "bead", max: 2"#,
+        to: r#"body: "p", max: 2"#,
+        line: 15,
+        field: "constraints[3].body",
+        message: "not a bead",
+    },
+    Case {
+        what: "a restitution above 1",
+        from: "offset: 0),\n        Contact",
+        to: "offset: 0, restitution: 1.5),\n        Contact",
+        line: 12,
+        field: "constraints[0].restitution",
+        message: "[0, 1]",
+    },
+    Case {
+        what: "an unknown plot series",
+        from: r#""floor.lambda""#,
+        to: r#""floor.lamda""#,
+        line: 19,
+        field: "plots[0].series[1]",
+        message: "unknown series `floor.lamda`",
+    },
+    Case {
+        what: "a name that would break CSV columns",
+        from: r#"name: "rod""#,
+        to: r#"name: "the.rod""#,
+        line: 14,
+        field: "constraints[2].name",
+        message: "must not contain '.'",
+    },
+];
+
+#[test]
+fn the_base_of_the_broken_cases_is_valid() {
+    let s = scene::parse(BASE, "base.ron", &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+    // floor, a-b, rod, stop, then the wall against each ball.
+    let names: Vec<&str> = s.world.model.constraints.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["floor", "a-b", "rod", "stop", "ground:a", "ground:b"]);
+}
+
+#[test]
+fn broken_scenes_say_what_and_where() {
+    assert!(CASES.len() >= 8);
+    for c in CASES {
+        assert!(BASE.contains(c.from), "{}: `{}` is not in the base", c.what, c.from);
+        let text = BASE.replacen(c.from, c.to, 1);
+        let err: SceneError = match scene::parse(&text, "broken.ron", &Overrides::default()) {
+            Ok(_) => panic!("{}: accepted", c.what),
+            Err(e) => e,
+        };
+        assert_eq!(err.file, "broken.ron");
+        assert_eq!(err.line, Some(c.line), "{}: {err}", c.what);
+        assert!(err.column.is_some(), "{}: {err}", c.what);
+        if !c.field.is_empty() {
+            assert_eq!(err.field.as_deref(), Some(c.field), "{}: {err}", c.what);
+        }
+        assert!(err.message.contains(c.message), "{}: {err}", c.what);
+        // Display: `file:line:col: field `x`: message`.
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("broken.ron:{}:{}: ", c.line, err.column.unwrap())), "{shown}");
+        if let Some(f) = &err.field {
+            assert!(shown.contains(&format!("field `{f}`: ")), "{shown}");
+        }
+    }
+}
+
+#[test]
+fn an_error_displays_file_line_column_field_and_message() {
+    let e = SceneError {
+        file: "a.ron".into(),
+        line: Some(3),
+        column: Some(7),
+        field: Some("bodies[0].mass".into()),
+        message: "mass must be positive, got 0".into(),
+    };
+    assert_eq!(e.to_string(), "a.ron:3:7: field `bodies[0].mass`: mass must be positive, got 0");
+    let e = SceneError { line: None, column: None, field: None, ..e };
+    assert_eq!(e.to_string(), "a.ron: mass must be positive, got 0");
+}
+
+/// Every prefix of every built-in scene, and many small corruptions, give an error
+/// or a scene, never a panic.
+#[test]
+fn broken_files_never_panic() {
+    for name in BUILT_IN {
+        let text = std::fs::read_to_string(scenes_dir().join(name)).unwrap();
+        let cuts: Vec<usize> = (0..text.len()).step_by(7).filter(|&i| text.is_char_boundary(i)).collect();
+        for cut in cuts {
+            let _ = scene::parse(&text[..cut], name, &Overrides::default());
+        }
+        // Replace one character by another, at many places.
+        let chars: Vec<char> = text.chars().collect();
+        for (i, by) in (0..chars.len()).step_by(13).zip(['(', ')', ',', '"', '-', '0', 'x', ':', ']'].iter().cycle()) {
+            let mut c = chars.clone();
+            c[i] = *by;
+            let corrupted: String = c.into_iter().collect();
+            let _ = scene::parse(&corrupted, name, &Overrides::default());
+        }
+    }
+    assert!(scene::parse("", "empty.ron", &Overrides::default()).is_err());
+    assert!(scene::parse("Scene(name: \"x\")", "nobody.ron", &Overrides::default()).is_err());
+}
+
+/// The examples of `docs/scenes.md` are valid scenes.
+#[test]
+fn the_documented_examples_parse() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/scenes.md")).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```ron").skip(1) {
+        let text = block.split("```").next().unwrap();
+        if text.trim_start().starts_with("Scene(") {
+            scene::parse(text, "docs/scenes.md", &Overrides::default()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            blocks += 1;
+        }
+    }
+    assert!(blocks >= 1);
+}
