@@ -50,6 +50,9 @@ pub struct AppOptions {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Simulation speed relative to real time, 0.01 to 4 (default 1).
+    #[arg(long, value_name = "X", value_parser = parse_speed)]
+    pub speed: Option<f64>,
     /// Algorithm to start with (platt, platt-improved, right, exact; default: the scene's).
     #[arg(long, value_name = "NAME", value_parser = parse_algorithm)]
     pub algorithm: Option<Algorithm>,
@@ -69,6 +72,11 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
         let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.cli_name()).collect();
         format!("unknown algorithm `{s}` (one of {})", names.join(", "))
     })
+}
+
+fn parse_speed(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("bad speed `{s}`"))?;
+    if (0.01..=4.0).contains(&v) { Ok(v) } else { Err("the speed must be between 0.01 and 4".into()) }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -147,6 +155,7 @@ pub fn run(opts: AppOptions) -> ExitCode {
         first.world.settings.algorithm = a;
     }
     let (w, h) = opts.size;
+    let speed = opts.speed;
     let mut app = App::new();
     scene::register_sources(&mut app);
     app.add_plugins(
@@ -168,6 +177,9 @@ pub fn run(opts: AppOptions) -> ExitCode {
     .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins(LabPlugins { options: opts, assets });
     physics::install_scene(app.world_mut(), first, Some(path));
+    if let Some(speed) = speed {
+        app.world_mut().resource_mut::<physics::StepSettings>().speed = speed;
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::FAILURE,

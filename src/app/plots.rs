@@ -80,12 +80,18 @@ impl PlotsPanel<'_> {
             });
         }
         if self.state.show_extras {
-            out.push(Spec { title: "Largest violation [m]".into(), series: vec!["max_violation".into()] });
-            out.push(Spec { title: "Kinetic energy [J]".into(), series: vec!["kinetic_energy".into()] });
-            out.push(Spec {
-                title: "Handled rows and solves per step".into(),
-                series: vec!["handled".into(), "iterations".into()],
-            });
+            let extras = [
+                ("Largest violation [m]", vec!["max_violation"]),
+                ("Kinetic energy [J]", vec!["kinetic_energy"]),
+                ("Handled rows and solves per step", vec!["handled", "iterations"]),
+            ];
+            for (title, series) in extras {
+                // The scene may plot it already.
+                if out.iter().any(|s| s.series.iter().any(|n| n == series[0])) {
+                    continue;
+                }
+                out.push(Spec { title: title.into(), series: series.into_iter().map(String::from).collect() });
+            }
         }
         out
     }
@@ -133,8 +139,19 @@ impl PlotsPanel<'_> {
                     .link_axis("lab-plots-t", [true, false])
                     .link_cursor("lab-plots-t", [true, false])
                     .allow_scroll(false)
-                    .x_axis_label("t [s]")
-                    .y_axis_min_width(44.0)
+                    .x_axis_label(if i + 1 == specs.len() { "t [s]" } else { "" })
+                    .y_axis_min_width(64.0)
+                    .y_axis_formatter(|mark, _| crate::app::ui::num(mark.value))
+                    .label_formatter(|hover| {
+                        Some(match hover {
+                            egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
+                                format!("{plot_name}\nt = {:.5} s\n{}", position.x, crate::app::ui::num(position.y))
+                            }
+                            egui_plot::HoverPosition::Elsewhere { position } => {
+                                format!("t = {:.5} s\n{}", position.x, crate::app::ui::num(position.y))
+                            }
+                        })
+                    })
                     .show(ui, |plot_ui| {
                         let bounds = plot_ui.plot_bounds();
                         let (lo, hi) = if follow { x_range } else { (bounds.min()[0], bounds.max()[0]) };
@@ -159,7 +176,15 @@ impl PlotsPanel<'_> {
                         if follow {
                             plot_ui.set_plot_bounds_x(lo..=hi);
                             if y_lo.is_finite() {
-                                let pad = ((y_hi - y_lo) * 0.08).max(1e-9 * y_hi.abs().max(y_lo.abs())).max(1e-12);
+                                // A flat line gets a band around it (±1 around 0), not a zoom into rounding.
+                                let range = y_hi - y_lo;
+                                let scale = y_hi.abs().max(y_lo.abs());
+                                // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat.
+                                let pad = if range > 1e-12_f64.max(1e-9 * scale) {
+                                    range * 0.08
+                                } else {
+                                    (scale * 0.1).max(1.0)
+                                };
                                 plot_ui.set_plot_bounds_y((y_lo - pad)..=(y_hi + pad));
                             }
                         }

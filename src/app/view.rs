@@ -29,6 +29,8 @@ pub struct ViewTransform {
     pub window: Vec2,
     /// Fit the scene's view box at the next frame (after the panels are laid out).
     pub fit_pending: bool,
+    /// The panels have been laid out once, so `rect` is the real free area.
+    pub rect_known: bool,
 }
 
 impl Default for ViewTransform {
@@ -39,6 +41,7 @@ impl Default for ViewTransform {
             rect: Rect::new(0.0, 0.0, 1280.0, 720.0),
             window: Vec2::new(1280.0, 720.0),
             fit_pending: true,
+            rect_known: false,
         }
     }
 }
@@ -175,7 +178,7 @@ fn place_camera(
     lab: Option<Res<Lab>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
 ) {
-    if view.fit_pending {
+    if view.fit_pending && view.rect_known {
         if let Some(lab) = &lab {
             let vb = lab.scene.view;
             view.fit(vb.min, vb.max);

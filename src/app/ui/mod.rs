@@ -101,15 +101,27 @@ pub struct PanelData<'w, 's> {
     pub bodies: Query<'w, 's, (&'static LabBody, &'static PointMotion)>,
 }
 
+/// DejaVu has the paper's symbols (∪, ⁺, q̈, →, ≤) that egui's default fonts lack.
+const DEJAVU_SANS: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+const DEJAVU_MONO: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf");
+
 fn style(ctx: &egui::Context) {
     use egui::{FontFamily, FontId, TextStyle};
+    let mut fonts = egui::FontDefinitions::default();
+    fonts.font_data.insert("dejavu-sans".into(), std::sync::Arc::new(egui::FontData::from_static(DEJAVU_SANS)));
+    fonts.font_data.insert("dejavu-mono".into(), std::sync::Arc::new(egui::FontData::from_static(DEJAVU_MONO)));
+    // DejaVu first; egui's own fonts stay as fallbacks (the icon glyphs of the buttons).
+    fonts.families.entry(FontFamily::Proportional).or_default().insert(0, "dejavu-sans".into());
+    fonts.families.entry(FontFamily::Monospace).or_default().insert(0, "dejavu-mono".into());
+    fonts.families.entry(FontFamily::Monospace).or_default().push("dejavu-sans".into());
+    ctx.set_fonts(fonts);
     ctx.all_styles_mut(|s| {
         s.text_styles = [
-            (TextStyle::Heading, FontId::new(18.0, FontFamily::Proportional)),
-            (TextStyle::Body, FontId::new(14.0, FontFamily::Proportional)),
-            (TextStyle::Button, FontId::new(14.0, FontFamily::Proportional)),
+            (TextStyle::Heading, FontId::new(17.0, FontFamily::Proportional)),
+            (TextStyle::Body, FontId::new(13.5, FontFamily::Proportional)),
+            (TextStyle::Button, FontId::new(13.5, FontFamily::Proportional)),
             (TextStyle::Small, FontId::new(11.5, FontFamily::Proportional)),
-            (TextStyle::Monospace, FontId::new(13.0, FontFamily::Monospace)),
+            (TextStyle::Monospace, FontId::new(12.5, FontFamily::Monospace)),
         ]
         .into();
         s.spacing.item_spacing = egui::vec2(7.0, 5.0);
@@ -170,7 +182,7 @@ fn layout(
             timeline_bar::TimelineBar { data: &mut data, actions: &mut out }.ui(ui);
             ui.separator();
             let avail = ui.available_rect_before_wrap();
-            let split = (avail.width() * 0.56).max(420.0).min(avail.width() - 280.0);
+            let split = (avail.width() * 0.6).max(420.0).min(avail.width() - 280.0);
             let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
             let right = egui::Rect::from_min_max(egui::pos2(avail.min.x + split + 8.0, avail.min.y), avail.max);
             ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
@@ -203,8 +215,9 @@ fn layout(
     // What is left is the world.
     let rest = root.available_rect_before_wrap();
     let rect = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
-    if view.rect != rect {
+    if view.rect != rect || !view.rect_known {
         view.rect = rect;
+        view.rect_known = true;
     }
     overlay::Overlay { data: &mut data, view: &view, rect: rest }.paint(&ctx);
 

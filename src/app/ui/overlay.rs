@@ -68,15 +68,15 @@ impl Overlay<'_, '_, '_> {
                 let foot = center - w.normal * (w.normal.dot(center) - w.offset);
                 let t = DVec2::new(-w.normal.y, w.normal.x);
                 let span = (hi - lo).length() * 0.5;
-                // A point on the wall inside the view, a bit off the centre.
-                let mut spot = None;
-                for s in [0.35, -0.35, 0.6, -0.6, 0.1] {
-                    let q = foot + t * (s * span);
-                    if q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y {
-                        spot = Some(q);
-                        break;
-                    }
-                }
+                // A point on the wall inside the view, as far as possible from the bodies.
+                let spot = [0.6, 0.35, 0.1, -0.1, -0.35, -0.6]
+                    .into_iter()
+                    .map(|s| foot + t * (s * span))
+                    .filter(|q| q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y)
+                    .max_by(|a, b| {
+                        let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
+                        clear(a).total_cmp(&clear(b))
+                    });
                 let Some(q) = spot else { continue };
                 let state = w.constraints.iter().map(|&k| status[k].state).max().unwrap_or_default();
                 let text = if w.constraints.len() == 1 {
@@ -91,8 +91,16 @@ impl Overlay<'_, '_, '_> {
                 } else {
                     w.name.clone()
                 };
-                let off = w.normal * view.world_len(14.0);
-                label(&p, scr(q + off), Align2::CENTER_CENTER, &text, 13.0, palette::egui(palette::state_rgb(state)));
+                let off = w.normal * view.world_len(10.0);
+                // On the allowed side, anchored away from the wall.
+                let anchor = if w.normal.x.abs() > w.normal.y.abs() {
+                    if w.normal.x > 0.0 { Align2::LEFT_CENTER } else { Align2::RIGHT_CENTER }
+                } else if w.normal.y > 0.0 {
+                    Align2::CENTER_BOTTOM
+                } else {
+                    Align2::CENTER_TOP
+                };
+                label(&p, scr(q + off), anchor, &text, 13.0, palette::egui(palette::state_rgb(state)));
             }
         }
 
@@ -183,7 +191,9 @@ impl Overlay<'_, '_, '_> {
             }
         }
 
-        self.legend(&p);
+        if draw.labels {
+            self.legend(&p);
+        }
 
         // Paused mark and the scene error banner.
         let paused = self.data.virt.is_paused();
@@ -281,19 +291,17 @@ impl Overlay<'_, '_, '_> {
     }
 
     fn legend(&self, p: &egui::Painter) {
-        let mut y = self.rect.min.y + 10.0;
-        let x = self.rect.min.x + 44.0;
-        let lab = self.data.lab.as_deref();
-        if let Some(lab) = lab {
+        let x0 = self.rect.min.x + 44.0;
+        if let Some(lab) = self.data.lab.as_deref() {
             let a = lab.world.settings.algorithm;
-            p.text(
-                Pos2::new(x, y),
+            label(
+                p,
+                Pos2::new(x0 - 4.0, self.rect.min.y + 8.0),
                 Align2::LEFT_TOP,
-                format!("{} · t = {:.4} s", a.label(), lab.time()),
-                FontId::proportional(15.0),
+                &format!("{} · t = {:.4} s", a.label(), lab.time()),
+                16.0,
                 super::toolbar::algorithm_color(a),
             );
-            y += 22.0;
         }
         let items: [([u8; 3], &str); 8] = [
             (palette::state_rgb(ConstraintState::Inactive), "inactive"),
@@ -305,12 +313,15 @@ impl Overlay<'_, '_, '_> {
             (palette::LAMBDA_NEG, "λ ∂g/∂p, λ < 0"),
             (palette::SPRING, "mouse spring"),
         ];
-        let bg =
-            egui::Rect::from_min_size(Pos2::new(x - 6.0, y - 4.0), egui::vec2(172.0, items.len() as f32 * 16.0 + 8.0));
-        p.rect_filled(bg, 4.0, Color32::from_black_alpha(120));
+        // Top right, under the paused mark.
+        let w = 172.0;
+        let x = self.rect.max.x - w - 10.0;
+        let mut y = self.rect.min.y + 40.0;
+        let bg = egui::Rect::from_min_size(Pos2::new(x - 6.0, y - 4.0), egui::vec2(w, items.len() as f32 * 16.0 + 8.0));
+        p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (rgb, text) in items {
             p.rect_filled(
-                egui::Rect::from_min_size(Pos2::new(x, y + 3.0), egui::vec2(14.0, 4.0)),
+                egui::Rect::from_min_size(Pos2::new(x, y + 5.0), egui::vec2(14.0, 4.0)),
                 1.0,
                 palette::egui(rgb),
             );

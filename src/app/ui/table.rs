@@ -32,7 +32,7 @@ pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
-const WIDTHS: [f32; 8] = [30.0, 110.0, 82.0, 92.0, 96.0, 92.0, 132.0, 36.0];
+const WIDTHS: [f32; 8] = [26.0, 92.0, 74.0, 84.0, 84.0, 80.0, 118.0, 30.0];
 
 impl ConstraintTable<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
@@ -52,16 +52,6 @@ impl ConstraintTable<'_, '_, '_> {
             if ui.checkbox(&mut t, "touching or handled only").changed() {
                 st.touching_only = Some(t);
             }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                for s in [
-                    ConstraintState::Violated,
-                    ConstraintState::Handled,
-                    ConstraintState::ActiveNotHandled,
-                    ConstraintState::Inactive,
-                ] {
-                    super::swatch(ui, palette::state_rgb(s), s.label());
-                }
-            });
         });
         let mut rows: Vec<usize> = (0..n)
             .filter(|&k| {
@@ -120,6 +110,11 @@ impl ConstraintTable<'_, '_, '_> {
         });
         ui.separator();
 
+        if rows.is_empty() && n > 0 {
+            ui.label(
+                egui::RichText::new(format!("No constraint is touching now: untick the box to see all {n}.")).weak(),
+            );
+        }
         let hl_body = self.data.highlight.body;
         let mut hovered_row = None;
         let row_h = 19.0;

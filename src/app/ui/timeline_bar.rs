@@ -32,7 +32,7 @@ impl TimelineBar<'_, '_, '_> {
             if ui.small_button("⏭").on_hover_text("latest stored state").clicked() && !tl.snaps.is_empty() {
                 self.actions.push(LabAction::Restore(tl.snaps.len() - 1));
             }
-            let w = ui.available_width() - 330.0;
+            let w = ui.available_width() - 300.0;
             let (rect, resp) = ui.allocate_exact_size(egui::vec2(w.max(100.0), 20.0), egui::Sense::click_and_drag());
             let p = ui.painter_at(rect.expand(2.0));
             p.rect_filled(rect, 4.0, egui::Color32::from_rgb(44, 48, 58));
@@ -69,7 +69,7 @@ impl TimelineBar<'_, '_, '_> {
             );
             ui.label(
                 RichText::new(format!(
-                    "t = {now:.4} s · stored {t0:.3}–{t1:.3} s ({} states, keeps ≥ {SPAN_SECONDS:.0} s{})",
+                    "t = {now:.4} s · stored {t0:.2}–{t1:.2} s · {} states (≥ {SPAN_SECONDS:.0} s kept{})",
                     tl.snaps.len(),
                     if tl.stride > 1 { format!(", every {} steps", tl.stride) } else { String::new() }
                 ))
