@@ -70,7 +70,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         model.ndofs(),
         model.constraints.len()
     ))?;
-    w(format!("steps: {} ({} s simulated)", stats.steps, world.state.t))?;
+    w(format!("steps: {} ({:.6} s simulated)", stats.steps, world.state.t))?;
     w(format!("events: {}", stats.events))?;
     w(format!("max violation: {}", describe(&stats.max_violation, model, "m")))?;
     w(format!(

@@ -329,6 +329,22 @@ fn the_base_of_the_broken_cases_is_valid() {
 }
 
 #[test]
+fn aliases_and_optional_syntax_parse() {
+    let rod = r#"Rod(name: "rod", a: "hook", b: "a"),"#;
+    let leash = r#"String(name: "leash", a: "hook", b: "p", length: 1.0),"#;
+    let text = BASE
+        .replace(r#"HalfPlane(name: "floor""#, r#"Wall(name: "floor""#)
+        .replace("max: 2)", "max: Some(2))")
+        .replace(rod, &format!("{rod}\n        {leash}"));
+    assert!(text.contains("Wall(") && text.contains("Some(2)") && text.contains("String("));
+    let s = scene::parse(&text, "aliases.ron", &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = &s.world.model;
+    assert!(m.constraint_index("floor").is_some());
+    let leash = &m.constraints[m.constraint_index("leash").unwrap()];
+    assert!(leash.is_inequality());
+}
+
+#[test]
 fn broken_scenes_say_what_and_where() {
     assert!(CASES.len() >= 8);
     for c in CASES {

@@ -305,7 +305,7 @@ fn add_constraint(cx: &Ctx, b: &Bodies, out: &mut Constraints, path: &str, spec:
             }
         }
     };
-    let (name, c) = match spec {
+    let c = match spec {
         ConstraintSpec::HalfPlane { name, body, normal, offset, .. } => {
             let ib = b.find(cx, &f("body"), body)?;
             if !b.bodies[ib].is_dynamic() {
@@ -316,28 +316,27 @@ fn add_constraint(cx: &Ctx, b: &Bodies, out: &mut Constraints, path: &str, spec:
                 return Err(cx.err(&f("normal"), "the normal must not be (0, 0)"));
             }
             let offset = cx.finite(&f("offset"), *offset)?;
-            (name.clone(), inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset }, e))
+            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset }, e)
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let name = name.clone().unwrap_or_else(|| format!("{a}-{bname}"));
-            (name.clone(), inequality(name, Geometry::Contact { a: ia, b: ic }, e))
+            inequality(name, Geometry::Contact { a: ia, b: ic }, e)
         }
         ConstraintSpec::Rod { name, a, b: bname, length: given } => {
             let (ia, ic) = pair(a, bname)?;
             let length = length(*given, ia, ic)?;
-            let c = Constraint {
+            Constraint {
                 name: name.clone(),
                 kind: ConstraintKind::Equality,
                 geometry: Geometry::Distance { a: ia, b: ic, length },
                 restitution: None,
-            };
-            (name.clone(), c)
+            }
         }
         ConstraintSpec::Rope { name, a, b: bname, length: given, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let length = length(*given, ia, ic)?;
-            (name.clone(), inequality(name.clone(), Geometry::Distance { a: ia, b: ic, length }, e))
+            inequality(name.clone(), Geometry::Distance { a: ia, b: ic, length }, e)
         }
         ConstraintSpec::BeadBound { name, body, min, max, .. } => {
             let ib = b.find(cx, &f("body"), body)?;
@@ -354,10 +353,9 @@ fn add_constraint(cx: &Ctx, b: &Bodies, out: &mut Constraints, path: &str, spec:
                 }
                 (None, None) => return Err(cx.err(path, "missing field `min` or `max`")),
             };
-            (name.clone(), inequality(name.clone(), Geometry::CoordBound { body: ib, coord: 0, value, upper }, e))
+            inequality(name.clone(), Geometry::CoordBound { body: ib, coord: 0, value, upper }, e)
         }
     };
-    let _ = name;
     let name_path = if cx.locator.contains(&f("name")) { f("name") } else { path.to_string() };
     out.push(cx, path, &name_path, c)
 }

@@ -156,7 +156,8 @@ pub enum ConstraintSpec {
         length: Option<f64>,
     },
     /// A string that can go slack (inequality): `|p_a − p_b| ≤ length`.
-    /// Default length: the distance at the start.
+    /// Default length: the distance at the start. Also written `String(…)`.
+    #[serde(alias = "String")]
     Rope {
         name: String,
         a: String,
