@@ -47,7 +47,7 @@ impl Stats {
     }
 
     pub fn time_per_step(&self) -> Duration {
-        self.wall / self.steps.max(1) as u32
+        Duration::from_secs_f64(self.wall.as_secs_f64() / self.steps.max(1) as f64)
     }
 }
 
