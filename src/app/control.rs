@@ -79,8 +79,14 @@ impl Plugin for ControlPlugin {
     }
 }
 
-fn keyboard(keys: Res<ButtonInput<KeyCode>>, claims: Res<EguiClaims>, mut actions: MessageWriter<LabAction>) {
-    if claims.keyboard {
+fn keyboard(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    claims: Option<Res<EguiClaims>>,
+    mut actions: MessageWriter<LabAction>,
+) {
+    // Headless (tests): no keyboard; egui typing in a field keeps the keys.
+    let Some(keys) = keys else { return };
+    if claims.is_some_and(|c| c.keyboard) {
         return;
     }
     let pressed = |k| keys.just_pressed(k);
@@ -160,7 +166,11 @@ pub fn apply_actions(world: &mut World) {
                     super::timeline::restore(world, i);
                 }
             }
-            LabAction::FitView => world.resource_mut::<ViewTransform>().fit_pending = true,
+            LabAction::FitView => {
+                if let Some(mut view) = world.get_resource_mut::<ViewTransform>() {
+                    view.fit_pending = true;
+                }
+            }
             LabAction::Screenshot => {
                 if let Some(mut req) = world.get_resource_mut::<super::screenshot::ScreenshotRequests>() {
                     req.pending.push(None);

@@ -179,7 +179,9 @@ pub fn restore(world: &mut bevy::ecs::world::World, index: usize) -> bool {
     });
     physics::sync_components_from_core(world);
     world.resource_mut::<Timeline>().cursor = Some(index);
-    world.resource_mut::<History>().truncate_after = Some(snap.state.t);
+    if let Some(mut history) = world.get_resource_mut::<History>() {
+        history.truncate_after = Some(snap.state.t);
+    }
     world.resource_mut::<Time<Virtual>>().pause();
     world.write_message(StateJumped { new_scene: false, reset: false });
     true

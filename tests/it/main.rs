@@ -1,0 +1,11 @@
+//! Headless tests of the desktop lab: the real plugins on `MinimalPlugins` with
+//! a manual clock (each `app.update()` advances the virtual time by `h`, so one
+//! fixed step), checked against the core stepped alone.
+//!
+//! One test binary on purpose: each binary links Bevy.
+
+mod common;
+mod drag;
+mod physics;
+mod scenes;
+mod timeline;
