@@ -105,7 +105,7 @@ pub struct Tolerances {
 
 impl Default for Tolerances {
     fn default() -> Self {
-        Tolerances { active: 1e-6, tendency: 1e-9, separating: 1e-6 }
+        Tolerances { active: 1e-6, tendency: 1e-9, separating: 1e-3 }
     }
 }
 

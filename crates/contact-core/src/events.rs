@@ -18,8 +18,11 @@
 //! sink by about `v τ` before Baumgarte pushes back.
 //!
 //! Zeno guards: at most `max_per_step` events in one step (after that the rest of
-//! the step is taken and Baumgarte mends what is left), and an approach speed
-//! below `min_impact_speed` makes the impact plastic (`e = 0`).
+//! the step is taken and Baumgarte mends what is left); an approach speed below
+//! `min_impact_speed` makes the impact plastic (`e = 0`); and so does a second
+//! impact on the same constraint within one step: a rebound shorter than the
+//! step is below the time resolution of the simulation, and letting it bounce
+//! again makes stacks cascade into dozens of micro-impacts a step.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +51,7 @@ impl Default for EventSettings {
             enabled: true,
             restitution: 0.5,
             impulses: ImpulseMode::Simultaneous,
-            max_per_step: 16,
+            max_per_step: 64,
             min_impact_speed: 1e-3,
         }
     }
@@ -78,10 +81,10 @@ pub(crate) fn first_activation(
     qdd: &[f64],
     g_trial: &[f64],
     h: f64,
-    events_so_far: usize,
+    earlier: &[Event],
 ) -> Option<Event> {
     let ev = &world.settings.events;
-    if !ev.enabled || events_so_far >= ev.max_per_step {
+    if !ev.enabled || earlier.len() >= ev.max_per_step {
         return None;
     }
     let start = world.state.clone();
@@ -125,7 +128,7 @@ pub(crate) fn first_activation(
     // Every crossing constraint that is (numerically) touching at `first` activates.
     let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= world.settings.tol.active).collect();
     world.state = at;
-    let result = impulse::resolve(world, &g_now);
+    let result = impulse::resolve(world, &g_now, &hit_before(world, earlier));
     Some(Event {
         t: world.state.t,
         dt: first,
@@ -139,9 +142,9 @@ pub(crate) fn first_activation(
 /// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
 /// (`J_k q̇ < −v_tol`): the ones that drifted into contact within the tolerance,
 /// or started a scene in contact with a velocity. Returns the event, if any.
-pub(crate) fn touching_impact(world: &mut World, events_so_far: usize) -> Option<Event> {
+pub(crate) fn touching_impact(world: &mut World, earlier: &[Event]) -> Option<Event> {
     let set = &world.settings;
-    if !set.events.enabled || events_so_far >= set.events.max_per_step {
+    if !set.events.enabled || earlier.len() >= set.events.max_per_step {
         return None;
     }
     let (q, qd) = (&world.state.q, &world.state.qd);
@@ -157,7 +160,7 @@ pub(crate) fn touching_impact(world: &mut World, events_so_far: usize) -> Option
         return None;
     }
     let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
-    let result = impulse::resolve(world, &g);
+    let result = impulse::resolve(world, &g, &hit_before(world, earlier));
     Some(Event {
         t: world.state.t,
         dt: 0.0,
@@ -166,6 +169,15 @@ pub(crate) fn touching_impact(world: &mut World, events_so_far: usize) -> Option
         impulse: result.impulse,
         mode: world.settings.events.impulses,
     })
+}
+
+/// `hit[k]`: constraint `k` took an impulse in an earlier event of this step.
+fn hit_before(world: &World, earlier: &[Event]) -> Vec<bool> {
+    let mut hit = vec![false; world.model.constraints.len()];
+    for (k, _) in earlier.iter().flat_map(|e| &e.impulse) {
+        hit[*k] = true;
+    }
+    hit
 }
 
 /// A root is located when `0 ≤ g ≤ G_TOL` (m) ...

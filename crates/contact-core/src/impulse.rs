@@ -59,7 +59,8 @@ pub(crate) struct Resolution {
 const SPEED_EPS: f64 = 1e-12;
 
 /// Resolves the impact at the world's current state, changing `q̇` only.
-pub(crate) fn resolve(world: &mut World, g: &[f64]) -> Resolution {
+/// Constraints with `plastic[k]` (hit earlier in the step) get `e = 0`.
+pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolution {
     let set = &world.settings;
     let problem = ContactProblem::new(&world.model, &world.state, set.tau);
     let qd = &world.state.qd;
@@ -71,7 +72,7 @@ pub(crate) fn resolve(world: &mut World, g: &[f64]) -> Resolution {
     let approach_speed: Vec<(usize, f64)> =
         rows[neq..].iter().zip(&v[neq..]).filter(|(_, v)| **v < -SPEED_EPS).map(|(&k, v)| (k, -v)).collect();
     let e = |k: usize, v: f64| -> f64 {
-        if -v < set.events.min_impact_speed {
+        if -v < set.events.min_impact_speed || plastic[k] {
             0.0
         } else {
             world.model.constraints[k].restitution.unwrap_or(set.events.restitution)

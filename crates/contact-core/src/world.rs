@@ -167,7 +167,7 @@ impl World {
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
         let (problem, sol) = loop {
             // Touching contacts that approach get their impact before the solve.
-            if let Some(event) = events::touching_impact(self, events.len()) {
+            if let Some(event) = events::touching_impact(self, &events) {
                 events.push(event);
             }
             let problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
@@ -185,7 +185,7 @@ impl World {
             let trial = self.settings.integrator.advance(&self.state, &sol.qdd, remaining);
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
-            if let Some(event) = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, events.len()) {
+            if let Some(event) = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, &events) {
                 remaining -= event.dt;
                 let g_now = self.model.constraint_values(&self.state.q);
                 solver.after_step(&ctx, &sol, &g_now, &mut self.active_set, &mut trace);
