@@ -10,6 +10,7 @@
 //! | 1–4   | Platt, Platt improved, Right, Exact    |
 //! | F     | fit the view to the scene              |
 //! | F12   | screenshot                             |
+//! | Ctrl+Q | quit                                  |
 //!
 //! A pause is `Time<Virtual>::pause`, so the fixed schedule stops with it; a single
 //! step runs the [`FixedUpdate`] schedule once by hand.
@@ -36,6 +37,8 @@ pub enum LabAction {
     Restore(usize),
     /// Restore the snapshot before the one shown.
     StepBack,
+    /// Ctrl+Q.
+    Quit,
 }
 
 /// A line for the status bar, with when it was said (real seconds).
@@ -105,6 +108,10 @@ fn keyboard(
     if pressed(KeyCode::KeyF) {
         actions.write(LabAction::FitView);
     }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && pressed(KeyCode::KeyQ) {
+        actions.write(LabAction::Quit);
+    }
     if pressed(KeyCode::F12) {
         actions.write(LabAction::Screenshot);
     }
@@ -165,6 +172,9 @@ pub fn apply_actions(world: &mut World) {
                 if let Some(i) = current.and_then(|c| c.checked_sub(1)) {
                     super::timeline::restore(world, i);
                 }
+            }
+            LabAction::Quit => {
+                world.write_message(AppExit::Success);
             }
             LabAction::FitView => {
                 if let Some(mut view) = world.get_resource_mut::<ViewTransform>() {

@@ -97,25 +97,33 @@ fn fresh_name() -> PathBuf {
     PathBuf::from(format!("contact-lab-{secs}.png"))
 }
 
-/// Writes `name x y` per body (and `t`, `steps`) when the app is about to quit.
+/// Writes `t`, `steps` and `name x y` per body to the `--dump-state` file: every
+/// half second (so a killed app leaves a recent one) and when the app quits.
 fn dump_on_exit(
     mut exits: MessageReader<AppExit>,
     dump: Option<Res<DumpState>>,
     lab: Option<Res<super::physics::Lab>>,
-    mut written: Local<bool>,
+    real: Res<Time<Real>>,
+    mut last: Local<f64>,
 ) {
-    if exits.read().next().is_none() || *written {
+    let quitting = exits.read().next().is_some();
+    let now = real.elapsed_secs_f64();
+    let (Some(dump), Some(lab)) = (dump, lab) else { return };
+    if !quitting && now - *last < 0.5 {
         return;
     }
-    let (Some(dump), Some(lab)) = (dump, lab) else { return };
-    *written = true;
+    *last = now;
     let mut text = format!("t {}\nsteps {}\n", lab.time(), lab.world.steps);
     for (i, name) in lab.body_names.iter().enumerate() {
         let p = lab.position(i);
         text += &format!("{name} {} {}\n", p.x, p.y);
     }
-    match std::fs::write(&dump.0, text) {
-        Ok(()) => info!("state written to {}", dump.0.display()),
+    // Written aside and renamed, so a reader never sees half a file.
+    let tmp = dump.0.with_extension("tmp");
+    let result = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &dump.0));
+    match result {
+        Ok(()) if quitting => info!("state written to {}", dump.0.display()),
+        Ok(()) => {}
         Err(e) => error!("cannot write {}: {e}", dump.0.display()),
     }
 }

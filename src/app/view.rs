@@ -183,6 +183,14 @@ fn place_camera(
             let vb = lab.scene.view;
             view.fit(vb.min, vb.max);
             view.fit_pending = false;
+            // Where things are on screen: scripts (the end-to-end test) aim the mouse with it.
+            for (i, name) in lab.body_names.iter().enumerate() {
+                if super::physics::is_dynamic(&lab.world, i) {
+                    let s = view.to_screen(lab.position(i));
+                    let r = lab.world.model.bodies[i].radius * view.ppm;
+                    info!("layout: {name} at window ({:.0}, {:.0}) px, radius {r:.0} px", s.x, s.y);
+                }
+            }
         }
     }
     let Ok((mut transform, mut projection)) = camera.single_mut() else { return };

@@ -248,7 +248,7 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64) {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(
                 egui::RichText::new(
-                    "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · \
+                    "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · Ctrl+Q quit · \
                      drag a body: spring (right-click/P pins) · drag empty space: pan · wheel: zoom",
                 )
                 .small()

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# End-to-end check of the desktop lab: the real app under Xvfb with Mesa's
+# software Vulkan (llvmpipe).
+#
+#  1. A scripted screenshot of the wedge (--screenshot --frames) is checked to be
+#     neither blank nor panel-less: pixel statistics over the whole image and over
+#     each panel region (toolbar, algorithm/controls, plots, table/trace, world).
+#  2. An xdotool drag on a ball: the app logs where each body is on screen once
+#     the view is fitted; the mouse grabs the ball there and drags it; the app's
+#     log line "drag: puck moved from … to …" and its --dump-state file must show
+#     it moved the way it was dragged.
+#
+# Artifacts (screenshots, logs) go to $E2E_OUT (default: target-dir/e2e).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/contact-lab-target}"
+OUT="${E2E_OUT:-$CARGO_TARGET_DIR/e2e}"
+mkdir -p "$OUT"
+rm -f "$OUT"/*.png "$OUT"/*.log "$OUT"/*.txt
+
+say() { printf 'e2e: %s\n' "$*"; }
+fail() { printf 'e2e: FAIL: %s\n' "$*" >&2; exit 1; }
+
+# --- Tools -------------------------------------------------------------------
+need=()
+command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+command -v xdotool >/dev/null || need+=(xdotool)
+command -v convert >/dev/null || need+=(imagemagick)
+dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+cargo build --bin contact-lab
+BIN="$CARGO_TARGET_DIR/debug/contact-lab"
+export XDG_RUNTIME_DIR="$(mktemp -d)"
+export WGPU_BACKEND=vulkan
+W=1600; H=900
+
+# --- 1. Screenshot -------------------------------------------------------------
+say "screenshot of the wedge"
+timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" \
+  "$BIN" assets/scenes/wedge.ron --size ${W}x${H} --speed 0.05 --frames 60 \
+  --screenshot "$OUT/wedge.png" >"$OUT/screenshot.log" 2>&1 || { tail -20 "$OUT/screenshot.log"; fail "the app did not exit cleanly"; }
+[ -s "$OUT/wedge.png" ] || fail "no screenshot written"
+grep -q "Screenshot saved to" "$OUT/screenshot.log" || fail "the app did not say where the screenshot went"
+
+read -r iw ih < <(identify -format '%w %h\n' "$OUT/wedge.png")
+[ "$iw" = "$W" ] && [ "$ih" = "$H" ] || fail "screenshot is ${iw}x${ih}, expected ${W}x${H}"
+
+# mean and standard deviation (0..1) of a region WxH+X+Y
+stats() { convert "$OUT/wedge.png" -crop "$1" +repage -colorspace Gray -format '%[fx:mean] %[fx:standard_deviation]\n' info:; }
+check() { # name geometry min_stddev
+  read -r mean sd < <(stats "$2")
+  say "  $1 ($2): mean $mean, stddev $sd"
+  awk -v sd="$sd" -v min="$3" 'BEGIN { exit !(sd >= min) }' || fail "$1 looks empty (stddev $sd < $3)"
+}
+check "whole window" "${W}x${H}+0+0" 0.05
+check "toolbar" "1600x34+0+0" 0.04
+check "algorithm and controls (left)" "300x420+0+40" 0.05
+check "plots (right)" "440x700+1150+40" 0.05
+check "constraint table and trace (bottom)" "1100x180+0+660" 0.04
+check "world view (centre)" "600x440+420+60" 0.03
+# Panels are drawn: their fill colour rgb(30,33,40) (the world's clear colour is
+# rgb(22,25,31)) covers much of each panel region and almost none of the world.
+fill() { convert "$OUT/wedge.png" -crop "$1" +repage -fuzz 3% -fill white -opaque "rgb(30,33,40)" \
+  -fill black +opaque white -format '%[fx:mean]\n' info:; }
+panel() { # name geometry min_fraction max_fraction
+  read -r f < <(fill "$2")
+  say "  $1: panel fill covers $f"
+  awk -v f="$f" -v lo="$3" -v hi="$4" 'BEGIN { exit !(f >= lo && f <= hi) }' || fail "$1: panel fill $f not in [$3, $4]"
+}
+panel "toolbar" "1600x34+0+0" 0.3 1
+panel "left panel" "300x420+0+40" 0.3 1
+panel "plots panel" "440x700+1150+40" 0.2 1
+panel "bottom panel" "1100x180+0+660" 0.3 1
+panel "world view" "600x440+420+60" 0 0.1
+
+# --- 2. Drag a ball ------------------------------------------------------------
+say "dragging a ball"
+SCENE="$OUT/puck.ron"
+cat >"$SCENE" <<'RON'
+// The end-to-end drag: one ball at rest on a floor, no gravity, damped.
+Scene(
+    name: "Puck",
+    description: "A ball at rest for the end-to-end drag test.",
+    gravity: (0, 0),
+    bodies: [Ball(name: "puck", position: (0, 0), mass: 1, radius: 0.1, damping: 1.5)],
+    walls: [(name: "floor", normal: (0, 1), offset: -0.2)],
+    solver: (algorithm: Right, dt: 1e-3),
+    view: (min: (-1, -0.4), max: (1.5, 1.2)),
+)
+RON
+LOG="$OUT/drag.log"
+DUMP="$OUT/drag-state.txt"
+xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
+  set -euo pipefail
+  "$0" "$1" --size 1600x900 --dump-state "$2" >"$3" 2>&1 &
+  app=$!
+  trap "kill $app 2>/dev/null || true" EXIT
+  # Wait for the window and the fitted view.
+  for i in $(seq 1 300); do
+    grep -q "layout: puck at window" "$3" && break
+    kill -0 $app 2>/dev/null || { echo "the app died"; exit 1; }
+    sleep 0.2
+  done
+  grep -q "layout: puck at window" "$3" || { echo "no layout line"; exit 1; }
+  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$3" | tail -1)
+  wid=$(xdotool search --sync --name "contact-lab" | head -1)
+  sleep 1
+  xdotool mousemove --window "$wid" "$x" "$y"; sleep 0.5
+  xdotool mousedown 1; sleep 0.3
+  # 160 px right and 120 px up, in steps, holding the spring there a moment.
+  for i in $(seq 1 8); do
+    xdotool mousemove --window "$wid" $((x + 20 * i)) $((y - 15 * i)); sleep 0.15
+  done
+  sleep 2.5
+  xdotool mouseup 1; sleep 1.5
+  # Quit with Ctrl+Q (no window manager here: give the window the focus first).
+  xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  xdotool key --clearmodifiers ctrl+q
+  for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
+  if kill -0 $app 2>/dev/null; then
+    echo "Ctrl+Q did not reach the window: stopping the app" >>"$3"
+    kill $app; sleep 1
+  fi
+  wait $app || true
+' "$BIN" "$SCENE" "$DUMP" "$LOG" || { tail -30 "$LOG"; fail "the drag session failed"; }
+
+line=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep "drag: puck moved" | tail -1) || true
+[ -n "$line" ] || { tail -30 "$LOG"; fail "no drag log line (the ball was not grabbed)"; }
+say "  ${line##*control: }"
+read -r x0 y0 x1 y1 d < <(sed -n 's/.*moved from (\([-0-9.e]*\), \([-0-9.e]*\)) to (\([-0-9.e]*\), \([-0-9.e]*\)), |Δ| = \([-0-9.e]*\) m.*/\1 \2 \3 \4 \5/p' <<<"$line")
+awk -v x0="$x0" -v y0="$y0" -v x1="$x1" -v y1="$y1" -v d="$d" \
+  'BEGIN { exit !(d > 0.1 && x1 - x0 > 0.05 && y1 - y0 > 0.03) }' \
+  || fail "the ball did not follow the drag (from ($x0, $y0) to ($x1, $y1))"
+[ -s "$DUMP" ] || fail "no state dump"
+read -r _ px py < <(grep "^puck " "$DUMP")
+say "  state dump at exit: puck at ($px, $py)"
+awk -v x="$px" -v y="$py" 'BEGIN { exit !((x*x + y*y) > 0.01) }' || fail "the dump says the puck is still at the start"
+say "OK (artifacts in $OUT)"
