@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::kkt::{ContactProblem, KktSolution};
+use crate::kkt::{ContactProblem, GrowingKkt, KktSolution};
 use crate::trace::{Change, Iteration, Reason, Trace};
 
 /// Which algorithm decides the handled set.
@@ -121,6 +121,12 @@ impl SolveContext<'_> {
     /// Solves eq. (6) for `set` and records the iteration in `trace`.
     pub fn solve_traced(&self, set: &[usize], trace: &mut Trace) -> KktSolution {
         let sol = self.problem.solve(set);
+        self.record(set, &sol, trace);
+        sol
+    }
+
+    /// Records one solve of eq. (6) for `set` in `trace`.
+    fn record(&self, set: &[usize], sol: &KktSolution, trace: &mut Trace) {
         let candidates = (0..self.active.len()).filter(|&k| self.active[k] || set.contains(&k));
         trace.iterations.push(Iteration {
             handled: set.to_vec(),
@@ -129,7 +135,6 @@ impl SolveContext<'_> {
             added: Vec::new(),
             removed: sol.dependent.iter().map(|&k| Change { constraint: k, reason: Reason::Dependent }).collect(),
         });
-        sol
     }
 
     /// Active inequalities outside `set` whose tendency under `qdd` is a violation.
@@ -283,8 +288,14 @@ impl ActiveSetSolver for Right {
         // "At the beginning of each time step ... F⁺ is emptied."
         set.handled.iter_mut().for_each(|h| *h = false);
         set.initialized = true;
+        // F⁺ only grows: extend the factor of A_SS rather than refactor it.
+        let mut kkt = GrowingKkt::new(ctx.problem);
+        for k in ctx.problem.equalities() {
+            kkt.add(k);
+        }
         loop {
-            let sol = ctx.solve_traced(&set.indices(ctx.problem), trace);
+            let sol = kkt.solve();
+            ctx.record(&set.indices(ctx.problem), &sol, trace);
             // "For any inequality constraint g_k that fulfills the condition, we insert k in F⁺."
             let added = ctx.tending_to_violate(set, &sol.qdd);
             if added.is_empty() {
@@ -292,6 +303,7 @@ impl ActiveSetSolver for Right {
             }
             for c in &added {
                 set.handled[c.constraint] = true;
+                kkt.add(c.constraint);
             }
             // Add-only: the loop ends after at most (number of active constraints + 1) solves.
             if let Some(it) = trace.iterations.last_mut() {
