@@ -113,8 +113,9 @@ impl PlotsPanel<'_> {
             .unwrap_or(0.0);
         let t_start = self.history.t.first().copied().unwrap_or(0.0);
         let x_range = match self.state.window {
-            Window::Seconds(w) => ((t_end - w).max(t_start), t_end.max(t_start + 1e-9)),
-            Window::All => (t_start, t_end.max(t_start + 1e-9)),
+            // An oscilloscope: the window fills up from the start, then scrolls.
+            Window::Seconds(w) => ((t_end - w).max(t_start), t_end.max(t_start + w)),
+            Window::All => (t_start, t_end.max(t_start + 0.02)),
         };
         let restored = self.timeline.cursor.is_some().then(|| self.lab.time());
         let n = specs.len().max(1) as f32;

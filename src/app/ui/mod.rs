@@ -184,7 +184,10 @@ fn layout(
             let avail = ui.available_rect_before_wrap();
             let split = (avail.width() * 0.6).max(420.0).min(avail.width() - 280.0);
             let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
-            let right = egui::Rect::from_min_max(egui::pos2(avail.min.x + split + 8.0, avail.min.y), avail.max);
+            let right = egui::Rect::from_min_max(
+                egui::pos2(avail.min.x + split + 8.0, avail.min.y),
+                egui::pos2(avail.max.x - 12.0, avail.max.y),
+            );
             ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
                 table::ConstraintTable { data: &mut data }.ui(ui);
             });

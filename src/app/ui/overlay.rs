@@ -27,7 +27,14 @@ fn pos(v: bevy::math::Vec2) -> Pos2 {
 fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
     let font = FontId::proportional(size);
     let galley = p.layout_no_wrap(text.to_string(), font, color);
-    let rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
+    let mut rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
+    // Kept inside the view.
+    let clip = p.clip_rect().shrink(2.0);
+    let shift = egui::vec2(
+        (clip.min.x - rect.min.x).max(0.0) + (clip.max.x - rect.max.x).min(0.0),
+        (clip.min.y - rect.min.y).max(0.0) + (clip.max.y - rect.max.y).min(0.0),
+    );
+    rect = rect.translate(shift);
     p.rect_filled(rect, 3.0, Color32::from_black_alpha(150));
     p.galley(rect.min + egui::vec2(3.0, 1.0), galley, color);
 }
@@ -73,13 +80,20 @@ impl Overlay<'_, '_, '_> {
                     .into_iter()
                     .map(|s| foot + t * (s * span))
                     .filter(|q| q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y)
+                    // Clear of the time label along the top and the legend at the bottom.
+                    .filter(|q| {
+                        let y = view.to_screen(*q).y;
+                        y > self.rect.min.y + 50.0 && y < self.rect.max.y - 80.0
+                    })
                     .max_by(|a, b| {
                         let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
                         clear(a).total_cmp(&clear(b))
                     });
                 let Some(q) = spot else { continue };
                 let state = w.constraints.iter().map(|&k| status[k].state).max().unwrap_or_default();
-                let text = if w.constraints.len() == 1 {
+                let round =
+                    |k: usize| world.model.constraints[k].bodies().iter().any(|&b| world.model.bodies[b].radius > 0.0);
+                let text = if w.constraints.len() == 1 && !round(w.constraints[0]) {
                     let k = w.constraints[0];
                     let eq = match world.model.constraints[k].geometry {
                         Geometry::HalfPlane { normal, offset, .. } => {
@@ -89,7 +103,7 @@ impl Overlay<'_, '_, '_> {
                     };
                     format!("{eq}  ({})", state.label())
                 } else {
-                    w.name.clone()
+                    format!("{}  ({})", w.name, state.label())
                 };
                 let off = w.normal * view.world_len(10.0);
                 // On the allowed side, anchored away from the wall.
@@ -196,17 +210,6 @@ impl Overlay<'_, '_, '_> {
         }
 
         // Paused mark and the scene error banner.
-        let paused = self.data.virt.is_paused();
-        if paused {
-            label(
-                &p,
-                self.rect.right_top() + egui::vec2(-10.0, 10.0),
-                Align2::RIGHT_TOP,
-                "⏸ paused — Space to play, → to step",
-                15.0,
-                Color32::from_rgb(240, 170, 40),
-            );
-        }
         if let Some(err) = &self.data.files.error {
             let r = egui::Rect::from_min_size(
                 self.rect.left_top() + egui::vec2(10.0, 40.0),
@@ -276,7 +279,7 @@ impl Overlay<'_, '_, '_> {
         );
         // Scale bar.
         let len = step as f32 * view.ppm as f32;
-        let a = Pos2::new(self.rect.max.x - 20.0 - len, self.rect.max.y - 40.0);
+        let a = Pos2::new(self.rect.max.x - 20.0 - len, self.rect.min.y + 30.0);
         let b = a + egui::vec2(len, 0.0);
         p.line_segment([a, b], egui::Stroke::new(2.0, dim));
         p.line_segment([a - egui::vec2(0.0, 4.0), a + egui::vec2(0.0, 4.0)], egui::Stroke::new(2.0, dim));
@@ -290,43 +293,69 @@ impl Overlay<'_, '_, '_> {
         );
     }
 
+    /// The algorithm and time (top left) and a two-row legend of colours (top right).
     fn legend(&self, p: &egui::Painter) {
         let x0 = self.rect.min.x + 44.0;
         if let Some(lab) = self.data.lab.as_deref() {
             let a = lab.world.settings.algorithm;
+            let paused = if self.data.virt.is_paused() { "  ·  ⏸ paused" } else { "" };
             label(
                 p,
                 Pos2::new(x0 - 4.0, self.rect.min.y + 8.0),
                 Align2::LEFT_TOP,
-                &format!("{} · t = {:.4} s", a.label(), lab.time()),
+                &format!("{} · t = {:.4} s{paused}", a.label(), lab.time()),
                 16.0,
                 super::toolbar::algorithm_color(a),
             );
         }
-        let items: [([u8; 3], &str); 8] = [
-            (palette::state_rgb(ConstraintState::Inactive), "inactive"),
-            (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled"),
-            (palette::state_rgb(ConstraintState::Handled), "handled (E ∪ F⁺)"),
-            (palette::state_rgb(ConstraintState::Violated), "violated"),
-            (palette::FORCE, "constant force f"),
-            (palette::LAMBDA_POS, "λ ∂g/∂p, λ ≥ 0"),
-            (palette::LAMBDA_NEG, "λ ∂g/∂p, λ < 0"),
-            (palette::SPRING, "mouse spring"),
+        let rows: [[([u8; 3], &str, bool); 4]; 2] = [
+            [
+                (palette::state_rgb(ConstraintState::Inactive), "inactive", false),
+                (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled", false),
+                (palette::state_rgb(ConstraintState::Handled), "handled", false),
+                (palette::state_rgb(ConstraintState::Violated), "violated", false),
+            ],
+            [
+                (palette::FORCE, "force f", true),
+                (palette::LAMBDA_POS, "λ ∂g/∂p ≥ 0", true),
+                (palette::LAMBDA_NEG, "λ < 0", true),
+                (palette::SPRING, "mouse spring", true),
+            ],
         ];
-        // Top right, under the paused mark.
-        let w = 172.0;
-        let x = self.rect.max.x - w - 10.0;
-        let mut y = self.rect.min.y + 40.0;
-        let bg = egui::Rect::from_min_size(Pos2::new(x - 6.0, y - 4.0), egui::vec2(w, items.len() as f32 * 16.0 + 8.0));
+        let font = FontId::proportional(12.0);
+        let widths: Vec<f32> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(_, t, _)| p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
+                    .sum()
+            })
+            .collect();
+        let w = widths.iter().copied().fold(0.0, f32::max) + 8.0;
+        // Bottom right, above the axis numbers.
+        let bg = egui::Rect::from_min_size(
+            Pos2::new(self.rect.max.x - w - 8.0, self.rect.max.y - 66.0),
+            egui::vec2(w, 40.0),
+        );
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
-        for (rgb, text) in items {
-            p.rect_filled(
-                egui::Rect::from_min_size(Pos2::new(x, y + 5.0), egui::vec2(14.0, 4.0)),
-                1.0,
-                palette::egui(rgb),
-            );
-            p.text(Pos2::new(x + 20.0, y), Align2::LEFT_TOP, text, FontId::proportional(12.0), Color32::from_gray(210));
-            y += 16.0;
+        for (i, row) in rows.iter().enumerate() {
+            let mut x = bg.min.x + 8.0;
+            let y = bg.min.y + 4.0 + i as f32 * 17.0;
+            for (rgb, text, arrow) in row {
+                let c = palette::egui(*rgb);
+                if *arrow {
+                    let (a, b) = (Pos2::new(x, y + 8.0), Pos2::new(x + 16.0, y + 8.0));
+                    p.line_segment([a, b], egui::Stroke::new(2.0, c));
+                    p.line_segment([b, b + egui::vec2(-5.0, -4.0)], egui::Stroke::new(2.0, c));
+                    p.line_segment([b, b + egui::vec2(-5.0, 4.0)], egui::Stroke::new(2.0, c));
+                } else {
+                    p.rect_filled(egui::Rect::from_min_size(Pos2::new(x, y + 6.0), egui::vec2(16.0, 4.0)), 1.0, c);
+                }
+                let g = p.layout_no_wrap(text.to_string(), font.clone(), Color32::from_gray(215));
+                let gw = g.size().x;
+                p.galley(Pos2::new(x + 21.0, y + 1.0), g, Color32::from_gray(215));
+                x += gw + 30.0;
+            }
         }
     }
 }

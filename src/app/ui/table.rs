@@ -32,7 +32,7 @@ pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
-const WIDTHS: [f32; 8] = [26.0, 92.0, 74.0, 84.0, 84.0, 80.0, 118.0, 30.0];
+const WIDTHS: [f32; 8] = [26.0, 92.0, 74.0, 84.0, 84.0, 80.0, 134.0, 30.0];
 
 impl ConstraintTable<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
