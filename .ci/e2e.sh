@@ -121,7 +121,7 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
   sleep 2.5
   xdotool mouseup 1; sleep 1.5
   # Quit with Ctrl+Q (no window manager here: give the window the focus first).
-  xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  xdotool windowfocus --sync "$wid"
   xdotool key --clearmodifiers ctrl+q
   for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
   if kill -0 $app 2>/dev/null; then

@@ -108,7 +108,9 @@ fn keyboard(
     if pressed(KeyCode::KeyF) {
         actions.write(LabAction::FitView);
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    // A scripted Ctrl+Q may press and release both keys within one frame.
+    let ctrls = [KeyCode::ControlLeft, KeyCode::ControlRight];
+    let ctrl = keys.any_pressed(ctrls) || keys.any_just_released(ctrls);
     if ctrl && pressed(KeyCode::KeyQ) {
         actions.write(LabAction::Quit);
     }

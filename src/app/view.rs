@@ -176,6 +176,7 @@ fn zoom_with_wheel(scroll: Res<AccumulatedMouseScroll>, pointer: Res<Pointer>, m
 fn place_camera(
     mut view: ResMut<ViewTransform>,
     lab: Option<Res<Lab>>,
+    look: Option<Res<super::render::SceneLook>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
 ) {
     if view.fit_pending && view.rect_known {
@@ -189,6 +190,12 @@ fn place_camera(
                     let s = view.to_screen(lab.position(i));
                     let r = lab.world.model.bodies[i].radius * view.ppm;
                     info!("layout: {name} at window ({:.0}, {:.0}) px, radius {r:.0} px", s.x, s.y);
+                    let f = lab.world.model.bodies[i].force;
+                    if let (Some(look), true) = (look.as_ref(), f.x != 0.0 || f.y != 0.0) {
+                        let tip = lab.position(i) + DVec2::new(f.x, f.y) * look.force_scale;
+                        let t = view.to_screen(tip);
+                        info!("layout: {name} force tip at window ({:.0}, {:.0}) px", t.x, t.y);
+                    }
                 }
             }
         }

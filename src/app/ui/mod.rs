@@ -179,14 +179,18 @@ fn layout(
     egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
         &mut root,
         |ui| {
+            // The panel's own width (a row that overflows would widen the Ui's max_rect).
+            let (x0, x1) = (ui.max_rect().min.x, ui.max_rect().max.x);
             timeline_bar::TimelineBar { data: &mut data, actions: &mut out }.ui(ui);
             ui.separator();
-            let avail = ui.available_rect_before_wrap();
+            let mut avail = ui.available_rect_before_wrap();
+            avail.min.x = x0;
+            avail.max.x = x1;
             let split = (avail.width() * 0.6).max(420.0).min(avail.width() - 280.0);
             let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
             let right = egui::Rect::from_min_max(
                 egui::pos2(avail.min.x + split + 8.0, avail.min.y),
-                egui::pos2(avail.max.x - 12.0, avail.max.y),
+                egui::pos2(avail.max.x - 4.0, avail.max.y),
             );
             ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
                 table::ConstraintTable { data: &mut data }.ui(ui);

@@ -27,9 +27,12 @@ fn pos(v: bevy::math::Vec2) -> Pos2 {
 fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
     let font = FontId::proportional(size);
     let galley = p.layout_no_wrap(text.to_string(), font, color);
-    let mut rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
-    // Kept inside the view.
     let clip = p.clip_rect().shrink(2.0);
+    // What it labels is off the view: no label (near the edge, it is pushed inside).
+    if !clip.expand(24.0).contains(at) {
+        return;
+    }
+    let mut rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
     let shift = egui::vec2(
         (clip.min.x - rect.min.x).max(0.0) + (clip.max.x - rect.max.x).min(0.0),
         (clip.min.y - rect.min.y).max(0.0) + (clip.max.y - rect.max.y).min(0.0),

@@ -77,7 +77,7 @@ impl ScenePanel<'_, '_, '_> {
         ui.horizontal(|ui| {
             let edit = egui::TextEdit::singleline(&mut self.data.state.open_path)
                 .hint_text("any scene file: /path/to/scene.ron")
-                .desired_width(ui.available_width() - 56.0);
+                .desired_width((ui.available_width() - 80.0).max(60.0));
             let r = ui.add(edit);
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if (ui.button("Open").clicked() || enter) && !self.data.state.open_path.trim().is_empty() {

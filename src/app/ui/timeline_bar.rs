@@ -32,8 +32,21 @@ impl TimelineBar<'_, '_, '_> {
             if ui.small_button("⏭").on_hover_text("latest stored state").clicked() && !tl.snaps.is_empty() {
                 self.actions.push(LabAction::Restore(tl.snaps.len() - 1));
             }
-            let w = ui.available_width() - 300.0;
-            let (rect, resp) = ui.allocate_exact_size(egui::vec2(w.max(100.0), 20.0), egui::Sense::click_and_drag());
+            ui.add_sized(
+                [290.0, 18.0],
+                egui::Label::new(
+                    RichText::new(format!(
+                        "t = {now:.4} s · stored {t0:.2}–{t1:.2} s, {} states{}",
+                        tl.snaps.len(),
+                        if tl.stride > 1 { format!(" (every {} steps)", tl.stride) } else { String::new() }
+                    ))
+                    .small()
+                    .color(egui::Color32::from_gray(170)),
+                ),
+            )
+            .on_hover_text(format!("the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
+            let w = ui.available_width() - 4.0;
+            let (rect, resp) = ui.allocate_exact_size(egui::vec2(w.max(60.0), 20.0), egui::Sense::click_and_drag());
             let p = ui.painter_at(rect.expand(2.0));
             p.rect_filled(rect, 4.0, egui::Color32::from_rgb(44, 48, 58));
             let span = (t1 - t0).max(1e-9);
@@ -66,15 +79,6 @@ impl TimelineBar<'_, '_, '_> {
             }
             resp.on_hover_text(
                 "drag to go back in time: restores that exact state (white ticks: rewinds to a first activation)",
-            );
-            ui.label(
-                RichText::new(format!(
-                    "t = {now:.4} s · stored {t0:.2}–{t1:.2} s · {} states (≥ {SPAN_SECONDS:.0} s kept{})",
-                    tl.snaps.len(),
-                    if tl.stride > 1 { format!(", every {} steps", tl.stride) } else { String::new() }
-                ))
-                .small()
-                .color(egui::Color32::from_gray(170)),
             );
         });
     }
