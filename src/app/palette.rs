@@ -25,7 +25,7 @@ const BODIES: [[u8; 3]; 10] = [
     [240, 120, 30],  // orange
     [30, 140, 70],   // green
     [130, 30, 40],   // maroon
-    [40, 40, 40],    // black
+    [58, 58, 64],    // black (lifted off the background)
     [80, 180, 200],  // cyan
 ];
 

@@ -29,11 +29,13 @@ pub struct DrawOptions {
     pub trails: bool,
     pub grid: bool,
     pub labels: bool,
+    /// Keep this body in view (pans as it goes).
+    pub follow: Option<usize>,
 }
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        DrawOptions { lambda_arrows: true, force_arrows: true, trails: true, grid: true, labels: true }
+        DrawOptions { lambda_arrows: true, force_arrows: true, trails: true, grid: true, labels: true, follow: None }
     }
 }
 
@@ -140,6 +142,7 @@ fn update_look(
     mut commands: Commands,
     lab: Option<Res<Lab>>,
     mut look: ResMut<SceneLook>,
+    mut draw: ResMut<DrawOptions>,
     assets: Option<Res<Assets2d>>,
 ) {
     let (Some(lab), Some(assets)) = (lab, assets) else { return };
@@ -148,6 +151,7 @@ fn update_look(
     }
     let world = &lab.world;
     look.generation = Some(lab.generation);
+    draw.follow = None;
     look.walls = geometry::walls(world);
     let vb = lab.scene.view;
     let height = (vb.max.1 - vb.min.1).abs().max((vb.max.0 - vb.min.0).abs() * 0.5);
@@ -459,7 +463,7 @@ fn draw_world(
             g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, palette::bevy(palette::HIGHLIGHT))
                 .resolution(48);
         }
-        g.circle_2d(Isometry2d::from_translation(f(p)), r as f32, Color::srgba(0.0, 0.0, 0.0, 0.6)).resolution(48);
+        g.circle_2d(Isometry2d::from_translation(f(p)), r as f32, Color::srgba(1.0, 1.0, 1.0, 0.35)).resolution(48);
         if let BodyKind::Fixed { .. } = body.kind {
             g.line_2d(f(p - DVec2::splat(r * 0.6)), f(p + DVec2::splat(r * 0.6)), palette::bevy(palette::AXIS));
         }
@@ -485,7 +489,9 @@ fn draw_world(
                 continue;
             }
             for cf in geometry::constraint_forces(world, k, s.lambda, &at) {
-                let rgb = if s.lambda >= 0.0 { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
+                // A negative λ only means trouble for an inequality (a rod pulls, a contact should not).
+                let ineq = world.model.constraints[k].is_inequality();
+                let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
                 let v = cf.force * look.force_scale;
                 let v = v.clamp_length_max((hi - lo).length() * 0.4);
                 arrow(&mut g, cf.at, v, head, palette::bevy(rgb));

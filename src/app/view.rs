@@ -177,6 +177,7 @@ fn place_camera(
     mut view: ResMut<ViewTransform>,
     lab: Option<Res<Lab>>,
     look: Option<Res<super::render::SceneLook>>,
+    draw: Option<Res<super::render::DrawOptions>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
 ) {
     if view.fit_pending && view.rect_known {
@@ -198,6 +199,19 @@ fn place_camera(
                     }
                 }
             }
+        }
+    }
+    // Follow a body: pan just enough to keep it in the middle 60 % of the view.
+    let follow = draw.as_ref().and_then(|d| d.follow);
+    if let (Some(b), Some(lab)) = (follow, &lab) {
+        if b < lab.world.model.bodies.len() {
+            let s = view.to_screen(lab.position(b));
+            let m = view.rect.size() * 0.2;
+            let inner = Rect::from_corners(view.rect.min + m, view.rect.max - m);
+            let dx = (s.x - inner.max.x).max(0.0) + (s.x - inner.min.x).min(0.0);
+            let dy = (s.y - inner.max.y).max(0.0) + (s.y - inner.min.y).min(0.0);
+            let ppm = view.ppm;
+            view.center += DVec2::new(dx as f64, -dy as f64) / ppm;
         }
     }
     let Ok((mut transform, mut projection)) = camera.single_mut() else { return };

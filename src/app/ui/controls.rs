@@ -135,6 +135,19 @@ impl Controls<'_, '_, '_> {
             ui.checkbox(&mut d.grid, "grid");
             ui.checkbox(&mut d.labels, "labels");
         });
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        let dynamic: Vec<usize> =
+            (0..lab.body_names.len()).filter(|&i| crate::app::physics::is_dynamic(&lab.world, i)).collect();
+        ui.horizontal(|ui| {
+            ui.label("view follows");
+            let shown = d.follow.and_then(|b| lab.body_names.get(b)).map(String::as_str).unwrap_or("nothing");
+            egui::ComboBox::from_id_salt("follow").selected_text(shown).show_ui(ui, |ui| {
+                ui.selectable_value(&mut d.follow, None, "nothing");
+                for &i in dynamic.iter().take(40) {
+                    ui.selectable_value(&mut d.follow, Some(i), &lab.body_names[i]);
+                }
+            });
+        });
     }
 
     fn springs(&mut self, ui: &mut egui::Ui) {

@@ -141,12 +141,18 @@ impl Overlay<'_, '_, '_> {
 
         // λ values (when few are handled).
         let handled: Vec<usize> = (0..status.len()).filter(|&k| status[k].handled && status[k].lambda != 0.0).collect();
-        if draw.lambda_arrows && draw.labels && handled.len() <= 8 {
-            for &k in &handled {
+        // Up to three labels; with more, only those of the hovered body or row.
+        let hovered = |k: usize| {
+            self.data.highlight.constraint == Some(k)
+                || self.data.highlight.body.is_some_and(|b| world.model.constraints[k].bodies().contains(&b))
+        };
+        if draw.lambda_arrows && draw.labels {
+            for &k in handled.iter().filter(|&&k| handled.len() <= 3 || hovered(k)).take(8) {
                 let s = status[k];
                 for cf in geometry::constraint_forces(world, k, s.lambda, &positions).into_iter().take(1) {
                     let tip = cf.at + cf.force * self.data.look.force_scale;
-                    let rgb = if s.lambda >= 0.0 { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
+                    let ineq = world.model.constraints[k].is_inequality();
+                    let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
                     label(
                         &p,
                         scr(tip) + egui::vec2(6.0, 6.0),
@@ -321,7 +327,7 @@ impl Overlay<'_, '_, '_> {
             [
                 (palette::FORCE, "force f", true),
                 (palette::LAMBDA_POS, "λ ∂g/∂p ≥ 0", true),
-                (palette::LAMBDA_NEG, "λ < 0", true),
+                (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", true),
                 (palette::SPRING, "mouse spring", true),
             ],
         ];

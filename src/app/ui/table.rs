@@ -32,7 +32,7 @@ pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
-const WIDTHS: [f32; 8] = [26.0, 92.0, 74.0, 84.0, 84.0, 80.0, 134.0, 30.0];
+const WIDTHS: [f32; 8] = [26.0, 92.0, 88.0, 80.0, 82.0, 78.0, 132.0, 30.0];
 
 impl ConstraintTable<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
@@ -155,7 +155,7 @@ impl ConstraintTable<'_, '_, '_> {
                         egui::Color32::from_gray(210)
                     };
                     cell(ui, 4, RichText::new(num(s.tendency)).monospace().color(tcol));
-                    let lcol = if s.handled && s.lambda < 0.0 {
+                    let lcol = if s.handled && s.lambda < 0.0 && c.is_inequality() {
                         egui::Color32::from_rgb(255, 100, 110)
                     } else {
                         egui::Color32::from_gray(220)
