@@ -26,8 +26,11 @@ fail() { printf 'e2e: FAIL: %s\n' "$*" >&2; exit 1; }
 need=()
 command -v xvfb-run >/dev/null || need+=(xvfb xauth)
 command -v xdotool >/dev/null || need+=(xdotool)
-command -v convert >/dev/null || need+=(imagemagick)
+# `convert` alone proves nothing: a fresh machine has a stand-in of that name.
+command -v identify >/dev/null || need+=(imagemagick)
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# winit's X11 keyboard handling loads libxkbcommon-x11 at run time.
+ldconfig -p | grep -q 'libxkbcommon-x11.so.0' || need+=(libxkbcommon-x11-0)
 if [ ${#need[@]} -gt 0 ]; then
   say "installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
