@@ -56,8 +56,13 @@ impl Default for Interpolation {
 pub struct SceneLook {
     pub generation: Option<u64>,
     pub walls: Vec<Wall>,
-    /// Metres of arrow per newton (λ arrows, constant forces and springs alike).
+    /// Metres of arrow per newton (constant forces and springs; λ arrows too
+    /// unless they would not fit, see `lambda_scale`).
     pub force_scale: f64,
+    /// Metres of arrow per newton for `λ ∂g/∂p`: `force_scale`, or less when the
+    /// largest would be longer than 15 % of the view (a pile of balls), eased
+    /// so the arrows do not jump.
+    pub lambda_scale: f64,
 }
 
 /// What is highlighted: a body under the cursor or a row under the pointer in the table.
@@ -156,6 +161,7 @@ fn update_look(
     let vb = lab.scene.view;
     let height = (vb.max.1 - vb.min.1).abs().max((vb.max.0 - vb.min.0).abs() * 0.5);
     look.force_scale = 0.22 * height / geometry::reference_force(world);
+    look.lambda_scale = look.force_scale;
     for (i, _) in look.walls.iter().enumerate() {
         commands.spawn((
             SceneEntity,
@@ -297,7 +303,7 @@ pub fn f(p: DVec2) -> Vec2 {
 fn draw_world(
     mut g: Gizmos,
     lab: Option<Res<Lab>>,
-    look: Res<SceneLook>,
+    mut look: ResMut<SceneLook>,
     view: Res<ViewTransform>,
     opts: Res<DrawOptions>,
     interp: Res<Interpolation>,
@@ -484,16 +490,24 @@ fn draw_world(
 
     // λ arrows: the force λ_k ∂g_k/∂p of every handled constraint.
     if opts.lambda_arrows {
-        for (k, s) in status.iter().enumerate() {
-            if !s.handled || s.lambda == 0.0 {
-                continue;
-            }
-            for cf in geometry::constraint_forces(world, k, s.lambda, &at) {
+        let forces: Vec<(usize, geometry::ConstraintForce)> = status
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.handled && s.lambda != 0.0)
+            .flat_map(|(k, s)| geometry::constraint_forces(world, k, s.lambda, &at).into_iter().map(move |cf| (k, cf)))
+            .collect();
+        let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
+        let fit = if largest > 0.0 { 0.15 * (hi.y - lo.y) / largest } else { f64::INFINITY };
+        let target = look.force_scale.min(fit);
+        let eased = look.lambda_scale + (target - look.lambda_scale) * 0.15;
+        look.lambda_scale = if eased.is_finite() && eased > 0.0 { eased } else { look.force_scale };
+        for (k, cf) in forces {
+            let s = status[k];
+            {
                 // A negative λ only means trouble for an inequality (a rod pulls, a contact should not).
                 let ineq = world.model.constraints[k].is_inequality();
                 let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
-                let v = cf.force * look.force_scale;
-                let v = v.clamp_length_max((hi - lo).length() * 0.4);
+                let v = cf.force * look.lambda_scale;
                 arrow(&mut g, cf.at, v, head, palette::bevy(rgb));
             }
         }
@@ -502,7 +516,9 @@ fn draw_world(
     // Rewind flashes.
     let now = real.elapsed_secs_f64();
     flashes.0.retain(|fl| now - fl.born < FLASH_SECONDS);
-    for fl in &flashes.0 {
+    // The most recent few (a settling pile rewinds every step).
+    let skip = flashes.0.len().saturating_sub(12);
+    for fl in &flashes.0[skip..] {
         let age = ((now - fl.born) / FLASH_SECONDS).clamp(0.0, 1.0);
         let r = px(6.0 + 30.0 * age);
         let c = palette::bevy_a(palette::EVENT, (1.0 - age) as f32);

@@ -150,7 +150,7 @@ impl Overlay<'_, '_, '_> {
             for &k in handled.iter().filter(|&&k| handled.len() <= 3 || hovered(k)).take(8) {
                 let s = status[k];
                 for cf in geometry::constraint_forces(world, k, s.lambda, &positions).into_iter().take(1) {
-                    let tip = cf.at + cf.force * self.data.look.force_scale;
+                    let tip = cf.at + cf.force * self.data.look.lambda_scale;
                     let ineq = world.model.constraints[k].is_inequality();
                     let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
                     label(
@@ -317,6 +317,13 @@ impl Overlay<'_, '_, '_> {
                 super::toolbar::algorithm_color(a),
             );
         }
+        let look = &self.data.look;
+        let shrunk = look.lambda_scale < 0.95 * look.force_scale;
+        let lambda_text = if shrunk {
+            format!("λ ∂g/∂p ≥ 0 (×{:.2})", look.lambda_scale / look.force_scale)
+        } else {
+            "λ ∂g/∂p ≥ 0".to_string()
+        };
         let rows: [[([u8; 3], &str, bool); 4]; 2] = [
             [
                 (palette::state_rgb(ConstraintState::Inactive), "inactive", false),
@@ -326,7 +333,7 @@ impl Overlay<'_, '_, '_> {
             ],
             [
                 (palette::FORCE, "force f", true),
-                (palette::LAMBDA_POS, "λ ∂g/∂p ≥ 0", true),
+                (palette::LAMBDA_POS, lambda_text.as_str(), true),
                 (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", true),
                 (palette::SPRING, "mouse spring", true),
             ],
