@@ -242,25 +242,26 @@ fn layout(
 }
 
 fn status_line(ui: &mut egui::Ui, status: &Status, now: f64) {
-    ui.horizontal(|ui| {
-        let fresh = now - status.at < 8.0;
-        let color = if status.error {
-            palette::egui(palette::state_rgb(super::physics::ConstraintState::Violated))
-        } else if fresh {
-            egui::Color32::from_gray(225)
-        } else {
-            egui::Color32::from_gray(150)
-        };
-        ui.label(egui::RichText::new(&status.text).color(color));
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(
-                egui::RichText::new(
-                    "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · Ctrl+Q quit · \
-                     drag a body: spring (right-click/P pins) · drag empty space: pan · wheel: zoom",
-                )
-                .small()
-                .color(egui::Color32::from_gray(140)),
-            );
+    let fresh = now - status.at < 8.0;
+    let color = if status.error {
+        palette::egui(palette::state_rgb(super::physics::ConstraintState::Violated))
+    } else if fresh {
+        egui::Color32::from_gray(225)
+    } else {
+        egui::Color32::from_gray(150)
+    };
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        ui.label(
+            egui::RichText::new(
+                "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · Ctrl+Q quit · \
+                 drag a body: spring (right-click/P pins) · drag space: pan · wheel: zoom",
+            )
+            .small()
+            .color(egui::Color32::from_gray(140)),
+        );
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            // The whole message is in the tooltip (and the log) when it does not fit.
+            ui.add(egui::Label::new(egui::RichText::new(&status.text).color(color)).truncate());
         });
     });
 }

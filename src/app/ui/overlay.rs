@@ -181,6 +181,48 @@ impl Overlay<'_, '_, '_> {
             );
         }
 
+        // Bodies out of the view: a marker on the edge pointing at them.
+        if nb <= 12 {
+            let inner = self.rect.shrink(14.0);
+            for (i, b) in world.model.bodies.iter().enumerate() {
+                if !b.is_dynamic() {
+                    continue;
+                }
+                let s = scr(at[i]);
+                if self.rect.contains(s) {
+                    continue;
+                }
+                let e = inner.clamp(s);
+                let dir = (s - e).normalized();
+                let c = palette::egui(palette::body_rgb(i));
+                let tip = e + dir * 8.0;
+                let side = egui::vec2(-dir.y, dir.x) * 6.0;
+                p.add(egui::Shape::convex_polygon(
+                    vec![tip, e - dir * 4.0 + side, e - dir * 4.0 - side],
+                    c,
+                    egui::Stroke::NONE,
+                ));
+                let anchor = Align2([
+                    if dir.x > 0.5 {
+                        egui::Align::Max
+                    } else if dir.x < -0.5 {
+                        egui::Align::Min
+                    } else {
+                        egui::Align::Center
+                    },
+                    if dir.y > 0.5 {
+                        egui::Align::Max
+                    } else if dir.y < -0.5 {
+                        egui::Align::Min
+                    } else {
+                        egui::Align::Center
+                    },
+                ]);
+                let text = format!("{} ({}, {}) m", b.name, num(at[i].x), num(at[i].y));
+                label(&p, e - dir * 12.0, anchor, &text, 12.0, Color32::from_gray(220));
+            }
+        }
+
         // Body names (few bodies) and the hovered one.
         if draw.labels {
             for (i, b) in world.model.bodies.iter().enumerate() {
