@@ -112,12 +112,14 @@ impl PlotsPanel<'_> {
             .copied()
             .unwrap_or(0.0);
         let t_start = self.history.t.first().copied().unwrap_or(0.0);
-        let x_range = match self.state.window {
-            // An oscilloscope: the window fills up from the start, then scrolls.
-            Window::Seconds(w) => ((t_end - w).max(t_start), t_end.max(t_start + w)),
-            Window::All => (t_start, t_end.max(t_start + 0.02)),
-        };
         let restored = self.timeline.cursor.is_some().then(|| self.lab.time());
+        let x_range = match (self.state.window, restored) {
+            // Back in time: the restored instant in the middle, the old future beside it.
+            (Window::Seconds(w), Some(t)) => ((t - 0.5 * w).max(t_start), (t - 0.5 * w).max(t_start) + w),
+            // An oscilloscope: the window fills up from the start, then scrolls.
+            (Window::Seconds(w), None) => ((t_end - w).max(t_start), t_end.max(t_start + w)),
+            (Window::All, _) => (t_start, t_end.max(t_start + 0.02)),
+        };
         let n = specs.len().max(1) as f32;
         let each = ((ui.available_height() - 10.0) / n - 30.0).clamp(110.0, 220.0);
         let mut interacted = false;
@@ -171,8 +173,7 @@ impl PlotsPanel<'_> {
                             );
                         }
                         if let Some(t) = restored {
-                            plot_ui
-                                .vline(VLine::new("restored state", t).color(egui::Color32::from_gray(200)).width(1.0));
+                            plot_ui.vline(VLine::new("", t).color(egui::Color32::from_gray(200)).width(1.0));
                         }
                         if follow {
                             plot_ui.set_plot_bounds_x(lo..=hi);
