@@ -301,7 +301,13 @@ fn install(world: &mut bevy::ecs::world::World, request: InstallScene) {
 }
 
 fn initial_status(g: f64, inequality: bool, tol: f64) -> ConstraintStatus {
-    let state = if !inequality {
+    let handled = !inequality;
+    ConstraintStatus { g, tendency: 0.0, lambda: 0.0, handled, state: constraint_state(g, handled, tol) }
+}
+
+/// Handled (in E ∪ F⁺), else violated, active (|g| ≤ tol) or inactive.
+fn constraint_state(g: f64, handled: bool, tol: f64) -> ConstraintState {
+    if handled {
         ConstraintState::Handled
     } else if g < -tol {
         ConstraintState::Violated
@@ -309,8 +315,7 @@ fn initial_status(g: f64, inequality: bool, tol: f64) -> ConstraintStatus {
         ConstraintState::ActiveNotHandled
     } else {
         ConstraintState::Inactive
-    };
-    ConstraintStatus { g, tendency: 0.0, lambda: 0.0, handled: !inequality, state }
+    }
 }
 
 /// Body `b`'s coordinates in the core's state.
@@ -372,15 +377,7 @@ pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&La
         let k = c.index;
         let g = report.g[k];
         let handled = report.handled[k];
-        let state = if handled {
-            ConstraintState::Handled
-        } else if g < -tol {
-            ConstraintState::Violated
-        } else if g <= tol {
-            ConstraintState::ActiveNotHandled
-        } else {
-            ConstraintState::Inactive
-        };
+        let state = constraint_state(g, handled, tol);
         *status = ConstraintStatus { g, tendency: report.tendency[k], lambda: report.lambda[k], handled, state };
     }
 }
