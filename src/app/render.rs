@@ -156,7 +156,13 @@ fn update_look(
     }
     let world = &lab.world;
     look.generation = Some(lab.generation);
-    draw.follow = None;
+    // A lone body pushed by a constant force (the wedges, the sticky corner) slides
+    // out of the scene's view box: follow it from the start.
+    let mut dynamic = world.model.bodies.iter().enumerate().filter(|(_, b)| b.is_dynamic());
+    draw.follow = match (dynamic.next(), dynamic.next()) {
+        (Some((i, b)), None) if b.force.norm() > 0.0 => Some(i),
+        _ => None,
+    };
     look.walls = geometry::walls(world);
     let vb = lab.scene.view;
     let height = (vb.max.1 - vb.min.1).abs().max((vb.max.0 - vb.min.0).abs() * 0.5);
