@@ -57,6 +57,8 @@ pub(crate) struct Resolution {
 
 /// Speeds below this (m/s) count as separating or resting for the sweep.
 const SPEED_EPS: f64 = 1e-12;
+/// The sequential sweep stops when no contact approaches faster than this (m/s).
+const SWEEP_EPS: f64 = 1e-9;
 
 /// Resolves the impact at the world's current state, changing `q̇` only.
 /// Constraints with `plastic[k]` (hit earlier in the step) get `e = 0`.
@@ -78,10 +80,10 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
             world.model.constraints[k].restitution.unwrap_or(set.events.restitution)
         }
     };
+    let (a, _) = problem.schur(&rows);
     let mut impulse = vec![0.0; rows.len()];
     match set.events.impulses {
         ImpulseMode::Simultaneous => {
-            let (a, _) = problem.schur(&rows);
             // a = v⁺ − target = A P − b with b = target − v⁻, target = −e v⁻ (0 for equalities
             // and for separating inequalities, whose complementarity then only forbids approach).
             let b: Vec<f64> = rows
@@ -93,19 +95,15 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
             impulse = solve_lcp(&a, &b, neq, 1e-12).lambda;
         }
         ImpulseMode::Sequential => {
-            let (a, _) = problem.schur(&rows);
             let m = rows.len();
             let mut vel = v.clone();
             // Each contact keeps the restitution of its first hit in this impact.
             let mut e_first: Vec<Option<f64>> = vec![None; m];
             for _ in 0..1000 * m.max(1) {
                 // The most approaching inequality, or the most violated equality.
-                let pick =
-                    (0..m)
-                        .filter(|&i| {
-                            if i < neq { vel[i].abs() > SPEED_EPS.max(1e-9) } else { vel[i] < -SPEED_EPS.max(1e-9) }
-                        })
-                        .max_by(|&i, &j| vel[i].abs().total_cmp(&vel[j].abs()));
+                let pick = (0..m)
+                    .filter(|&i| if i < neq { vel[i].abs() > SWEEP_EPS } else { vel[i] < -SWEEP_EPS })
+                    .max_by(|&i, &j| vel[i].abs().total_cmp(&vel[j].abs()));
                 let Some(i) = pick else { break };
                 if a[i * m + i] <= 0.0 {
                     break;
@@ -123,11 +121,9 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
     for (i, &k) in rows.iter().enumerate() {
         lambda[k] = impulse[i];
     }
-    // q̇⁺ = q̇⁻ + M⁻¹ Jᵀ P: `accelerations` computes M⁻¹(f + Jᵀ P); drop the f part.
-    let with = problem.accelerations(&lambda);
-    let without = problem.accelerations(&[]);
-    for i in 0..world.state.qd.len() {
-        world.state.qd[i] += with[i] - without[i];
+    // q̇⁺ = q̇⁻ + M⁻¹ Jᵀ P
+    for (v, dv) in world.state.qd.iter_mut().zip(problem.velocity_change(&lambda)) {
+        *v += dv;
     }
     Resolution {
         approach_speed,

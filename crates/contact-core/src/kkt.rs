@@ -85,6 +85,17 @@ impl ContactProblem {
         force.iter().zip(&self.minv).map(|(f, w)| f * w).collect()
     }
 
+    /// `M⁻¹ Jᵀ p`: the change of `q̇` that impulses `p` (one per constraint) make.
+    pub fn velocity_change(&self, p: &[f64]) -> Vec<f64> {
+        let mut dv = vec![0.0; self.ndofs()];
+        for (k, pk) in p.iter().enumerate() {
+            for (i, v) in self.rows[k].row.entries() {
+                dv[*i] += pk * v * self.minv[*i];
+            }
+        }
+        dv
+    }
+
     /// The violation tendency `a_k = J_k q̈ − d_k` (negative: tends to violate).
     pub fn tendency(&self, k: usize, qdd: &[f64]) -> f64 {
         self.rows[k].row.dot(qdd) - self.d[k]

@@ -165,7 +165,7 @@ impl World {
         let mut traces = Vec::new();
         let mut events = Vec::new();
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
-        let (problem, sol) = loop {
+        let (problem, sol, g) = loop {
             // Touching contacts that approach get their impact before the solve.
             if let Some(event) = events::touching_impact(self, &events) {
                 events.push(event);
@@ -180,7 +180,7 @@ impl World {
             comp = comp.max(complementarity_error(&problem, &active, &sol));
             if !sol.qdd.iter().all(|v| v.is_finite()) {
                 traces.push(trace);
-                break (problem, sol);
+                break (problem, sol, self.model.constraint_values(&self.state.q));
             }
             let trial = self.settings.integrator.advance(&self.state, &sol.qdd, remaining);
             let g_trial = self.model.constraint_values(&trial.q);
@@ -196,10 +196,9 @@ impl World {
             self.state = trial;
             solver.after_step(&ctx, &sol, &g_trial, &mut self.active_set, &mut trace);
             traces.push(trace);
-            break (problem, sol);
+            break (problem, sol, g_trial);
         };
         self.steps += 1;
-        let g = self.model.constraint_values(&self.state.q);
         let max_violation = g
             .iter()
             .zip(&problem.kinds)
