@@ -10,12 +10,13 @@
 #     log line "drag: puck moved from … to …" and its --dump-state file must show
 #     it moved the way it was dragged.
 #
-# Artifacts (screenshots, logs) go to $E2E_OUT (default: target-dir/e2e).
+# Artifacts (screenshots, logs) go to $E2E_OUT (default: target/e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/contact-lab-target}"
-OUT="${E2E_OUT:-$CARGO_TARGET_DIR/e2e}"
+# The one build of the README's commands: ./target (CI links it to a cache).
+TARGET="${CARGO_TARGET_DIR:-target}"
+OUT="${E2E_OUT:-$TARGET/e2e}"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.png "$OUT"/*.log "$OUT"/*.txt
 
@@ -39,7 +40,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 cargo build --bin contact-lab
-BIN="$CARGO_TARGET_DIR/debug/contact-lab"
+BIN="$TARGET/debug/contact-lab"
 export XDG_RUNTIME_DIR="$(mktemp -d)"
 export WGPU_BACKEND=vulkan
 W=1600; H=900
