@@ -1,16 +1,34 @@
-//! Time per step of the built-in scenes under each algorithm, and the cost of one
-//! Exact solve as the pile grows. Goals (on the 2-core reference machine, release):
-//! the billiard corner under 100 µs a step for every algorithm, so the app keeps
-//! a 1 kHz physics rate in real time with room to spare.
+//! Time per step of every built-in scene under each algorithm, the settled ball
+//! pile at 30, 100, 300 and 1000 balls, and the "oracle" for the pile: one solve
+//! of eq. (6) with the step's final handled set known in advance (the least any
+//! active-set method can do), to compare Exact with.
 //!
-//! `cargo bench -p contact-core`
+//! `cargo bench -p contact-core --bench step` (all), or a filter:
+//! `cargo bench -p contact-core --bench step -- pile`. `scripts/bench-table`
+//! runs it and writes the results table into the README.
+//!
+//! The piles are settled first with Exact (untimed) until their kinetic energy
+//! falls below 1e-9 J a ball, or `CONTACT_LAB_SETTLE` seconds (default 8) have
+//! been simulated; Right and Exact then step from that same state (the state is
+//! written to `target/criterion/pile-settle-N.txt` for the table).
+//! `CONTACT_LAB_PILES=30,100,300` benches only those sizes.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use contact_core::scene::{self, Overrides};
-use contact_core::{Algorithm, World};
+use contact_core::{Algorithm, ContactProblem, World};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+const SCENES: [&str; 7] = [
+    "wedge.ron",
+    "wedge-left.ron",
+    "sticky-corner.ron",
+    "billiard-corner.ron",
+    "newtons-cradle.ron",
+    "bead-on-curve.ron",
+    "ball-pile.ron",
+];
 
 fn load(name: &str, ov: &Overrides) -> (World, f64) {
     let path = format!("{}/../../assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -18,17 +36,14 @@ fn load(name: &str, ov: &Overrides) -> (World, f64) {
     (s.world, s.dt)
 }
 
-/// One step from a state reached after `warmup` steps (the rack broken, the pile settled).
-fn bench_scene(c: &mut Criterion, name: &str, ov: Overrides, warmup: usize) {
-    let label = match ov.balls {
-        Some(n) => format!("step/{name}/n={n}"),
-        None => format!("step/{name}"),
-    };
+/// One step of each of `algs` from the state reached by `world`.
+fn bench_from(c: &mut Criterion, label: &str, world: &World, dt: f64, algs: &[Algorithm]) {
     let mut group = c.benchmark_group(label);
-    for alg in Algorithm::ALL {
-        let (mut w, dt) = load(name, &ov);
+    for &alg in algs {
+        let mut w = world.clone();
         w.settings.algorithm = alg;
-        for _ in 0..warmup {
+        // A few steps of this algorithm first, so its warm state is its own.
+        for _ in 0..5 {
             w.step(dt);
         }
         let start = w.snapshot();
@@ -42,14 +57,68 @@ fn bench_scene(c: &mut Criterion, name: &str, ov: Overrides, warmup: usize) {
     group.finish();
 }
 
-fn steps(c: &mut Criterion) {
-    bench_scene(c, "wedge.ron", Overrides::default(), 10);
-    bench_scene(c, "billiard-corner.ron", Overrides::default(), 600);
-    bench_scene(c, "newtons-cradle.ron", Overrides::default(), 300);
-    for n in [10, 30, 60] {
-        bench_scene(c, "ball-pile.ron", Overrides { balls: Some(n) }, 1500);
+/// Built-in scenes after `warmup` steps (the rack broken, the cradle swinging).
+fn scenes(c: &mut Criterion) {
+    for name in SCENES {
+        let (mut w, dt) = load(name, &Overrides::default());
+        let warmup = if name.starts_with("billiard") { 600 } else { 300 };
+        for _ in 0..warmup {
+            w.step(dt);
+        }
+        bench_from(c, &format!("step/{}", name.trim_end_matches(".ron")), &w, dt, &Algorithm::ALL);
     }
 }
 
-criterion_group!(benches, steps);
+/// The pile of `n` balls, settled by Exact.
+fn settled_pile(n: usize) -> (World, f64) {
+    let (mut w, dt) = load("ball-pile.ron", &Overrides { balls: Some(n), ..Default::default() });
+    w.settings.algorithm = Algorithm::Exact;
+    let limit: f64 = std::env::var("CONTACT_LAB_SETTLE").ok().and_then(|s| s.parse().ok()).unwrap_or(8.0);
+    while w.state.t < limit {
+        let r = w.step(dt);
+        if w.state.t > 0.5 && r.kinetic_energy < 1e-9 * n as f64 {
+            break;
+        }
+    }
+    let ke = w.model.kinetic_energy(&w.state);
+    let line = format!("t={:.3} rows={} kinetic_energy={ke:.3e}", w.state.t, w.model.constraints.len());
+    eprintln!("pile n = {n}: settled: {line}");
+    // For scripts/bench-table: the state the pile benches start from.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/criterion");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(|d| Path::new(&d).join("criterion")).unwrap_or(dir);
+    let _ = std::fs::create_dir_all(&target);
+    let _ = std::fs::write(target.join(format!("pile-settle-{n}.txt")), line);
+    (w, dt)
+}
+
+fn piles(c: &mut Criterion) {
+    // CONTACT_LAB_PILES=30,100 to bench fewer.
+    let sizes: Vec<usize> = std::env::var("CONTACT_LAB_PILES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![30, 100, 300, 1000]);
+    for n in sizes {
+        let (w, dt) = settled_pile(n);
+        bench_from(c, &format!("pile/n={n}"), &w, dt, &[Algorithm::Right, Algorithm::Exact]);
+        // The oracle: eq. (6) assembled and solved once with the handled set
+        // Exact ends with (known in advance here).
+        let mut probe = w.clone();
+        let report = probe.step(dt);
+        let handled: Vec<usize> = (0..report.handled.len()).filter(|&k| report.handled[k]).collect();
+        let mut group = c.benchmark_group(format!("pile/n={n}"));
+        group.bench_function("oracle", |b| {
+            b.iter(|| {
+                let p = ContactProblem::new(&w.model, &w.state, w.settings.tau);
+                black_box(p.solve(&handled))
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
+    targets = scenes, piles
+}
 criterion_main!(benches);

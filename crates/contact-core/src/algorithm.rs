@@ -19,6 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ConstraintKind;
 use crate::kkt::{ContactProblem, GrowingKkt, KktSolution};
 use crate::trace::{Change, Iteration, Reason, Trace};
 
@@ -125,16 +126,24 @@ impl SolveContext<'_> {
         sol
     }
 
-    /// Records one solve of eq. (6) for `set` in `trace`.
+    /// Records one solve of eq. (6) for `set` in `trace` (the lists of λ and
+    /// tendencies only for problems small enough to read: see [`Trace::DETAIL`]).
     fn record(&self, set: &[usize], sol: &KktSolution, trace: &mut Trace) {
-        let candidates = (0..self.active.len()).filter(|&k| self.active[k] || set.contains(&k));
-        trace.iterations.push(Iteration {
+        let mut it = Iteration {
             handled: set.to_vec(),
-            lambda: set.iter().map(|&k| (k, sol.lambda[k])).collect(),
-            tendency: candidates.map(|k| (k, self.problem.tendency(k, &sol.qdd))).collect(),
-            added: Vec::new(),
             removed: sol.dependent.iter().map(|&k| Change { constraint: k, reason: Reason::Dependent }).collect(),
-        });
+            ..Default::default()
+        };
+        if set.len() <= Trace::DETAIL {
+            let mut in_set = vec![false; self.active.len()];
+            set.iter().for_each(|&k| in_set[k] = true);
+            it.lambda = set.iter().map(|&k| (k, sol.lambda[k])).collect();
+            it.tendency = (0..self.active.len())
+                .filter(|&k| self.active[k] || in_set[k])
+                .map(|k| (k, self.problem.tendency(k, &sol.qdd)))
+                .collect();
+        }
+        trace.iterations.push(it);
     }
 
     /// Active inequalities outside `set` whose tendency under `qdd` is a violation.
@@ -276,6 +285,12 @@ impl ActiveSetSolver for PlattImproved {
     }
 }
 
+/// Right's growing factor refuses a row whose part outside the rows already
+/// handled is below 1e-4 of its norm (pivot `< 1e-8 A_kk`). Add-only, Right
+/// cannot drop a nearly dependent row later: in a hyperstatic pile, accepting
+/// one gave multipliers of 1e8 N and blew the pile up.
+const RIGHT_PIVOT_TOL: f64 = 1e-8;
+
 /// Algorithm 3, the "right" algorithm (section 4.2).
 pub struct Right;
 
@@ -289,7 +304,10 @@ impl ActiveSetSolver for Right {
         set.handled.iter_mut().for_each(|h| *h = false);
         set.initialized = true;
         // F⁺ only grows: extend the factor of A_SS rather than refactor it.
-        let mut kkt = GrowingKkt::new(ctx.problem);
+        let candidates: Vec<usize> = (0..ctx.active.len())
+            .filter(|&k| ctx.active[k] || ctx.problem.kinds[k] == ConstraintKind::Equality)
+            .collect();
+        let mut kkt = GrowingKkt::new(ctx.problem, &candidates).with_pivot_tol(RIGHT_PIVOT_TOL);
         for k in ctx.problem.equalities() {
             kkt.add(k);
         }

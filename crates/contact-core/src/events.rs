@@ -128,7 +128,7 @@ pub(crate) fn first_activation(
     // Every crossing constraint that is (numerically) touching at `first` activates.
     let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= world.settings.tol.active).collect();
     world.state = at;
-    let result = impulse::resolve(world, &g_now, &hit_before(world, earlier));
+    let result = impulse::resolve(world, &g_now, &hit_before(world, earlier), h - first);
     Some(Event {
         t: world.state.t,
         dt: first,
@@ -142,7 +142,8 @@ pub(crate) fn first_activation(
 /// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
 /// (`J_k q̇ < −v_tol`): the ones that drifted into contact within the tolerance,
 /// or started a scene in contact with a velocity. Returns the event, if any.
-pub(crate) fn touching_impact(world: &mut World, earlier: &[Event]) -> Option<Event> {
+/// Slow ones are left to the solve as speculative contacts ([`World::speculative`]).
+pub(crate) fn touching_impact(world: &mut World, earlier: &[Event], h: f64) -> Option<Event> {
     let set = &world.settings;
     if !set.events.enabled || earlier.len() >= set.events.max_per_step {
         return None;
@@ -151,16 +152,18 @@ pub(crate) fn touching_impact(world: &mut World, earlier: &[Event]) -> Option<Ev
     let rows = world.model.eval_constraints(q, qd);
     let approaching: Vec<usize> = (0..rows.len())
         .filter(|&k| {
+            let v = rows[k].row.dot(qd);
             world.model.constraints[k].is_inequality()
                 && rows[k].g <= set.tol.active
-                && rows[k].row.dot(qd) < -set.tol.separating
+                && v < -set.tol.separating
+                && !world.speculative(rows[k].g, v, 0.0, h)
         })
         .collect();
     if approaching.is_empty() {
         return None;
     }
     let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
-    let result = impulse::resolve(world, &g, &hit_before(world, earlier));
+    let result = impulse::resolve(world, &g, &hit_before(world, earlier), h);
     Some(Event {
         t: world.state.t,
         dt: 0.0,

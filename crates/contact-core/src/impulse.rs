@@ -11,7 +11,12 @@
 //! equalities:    v⁺_k = 0
 //! ```
 //!
-//! over every constraint active at the impact instant. `e_k` is the restitution,
+//! over every constraint active at the impact instant. Inequalities a little
+//! apart (`g_k` within twice the distance the impact speed covers in the rest
+//! `h` of the step) take part too, as speculative rows that may approach but
+//! not close within the step, `v⁺_k ≥ −(g_k − tol/2) / h`: in a pile, the ball a
+//! micrometre away from the one just hit would otherwise be crossed at once,
+//! and the next event rewind to a microsecond later, dozens of times a step. `e_k` is the restitution,
 //! 0 (plastic) for contacts that are not approaching faster than the minimum
 //! impact speed. Two ways to solve it, and they differ on a line of touching
 //! balls (Newton's cradle):
@@ -62,17 +67,32 @@ const SWEEP_EPS: f64 = 1e-9;
 
 /// Resolves the impact at the world's current state, changing `q̇` only.
 /// Constraints with `plastic[k]` (hit earlier in the step) get `e = 0`.
-pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolution {
+/// `h` is what is left of the step (for the speculative rows).
+pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool], h: f64) -> Resolution {
     let set = &world.settings;
     let problem = ContactProblem::new(&world.model, &world.state, set.tau);
     let qd = &world.state.qd;
-    // Equalities first, then the active inequalities.
+    let ineq = |k: usize| world.model.constraints[k].is_inequality();
+    let speed = (0..g.len())
+        .filter(|&k| ineq(k) && g[k] <= set.tol.active)
+        .map(|k| -problem.rows[k].row.dot(qd))
+        .fold(0.0, f64::max);
+    let band = set.tol.active + 2.0 * h.max(0.0) * speed;
+    // Equalities first, then the active inequalities, then the speculative ones.
     let mut rows = problem.equalities();
     let neq = rows.len();
-    rows.extend((0..g.len()).filter(|&k| world.model.constraints[k].is_inequality() && g[k] <= set.tol.active));
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] <= set.tol.active));
+    let nactive = rows.len();
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] > set.tol.active && g[k] <= band && h > 0.0));
+    // The lowest normal velocity after the impact each row allows (before restitution).
+    let floor = |i: usize, k: usize| if i < nactive { 0.0 } else { -(g[k] - 0.5 * set.tol.active) / h };
     let v: Vec<f64> = rows.iter().map(|&k| problem.rows[k].row.dot(qd)).collect();
-    let approach_speed: Vec<(usize, f64)> =
-        rows[neq..].iter().zip(&v[neq..]).filter(|(_, v)| **v < -SPEED_EPS).map(|(&k, v)| (k, -v)).collect();
+    let approach_speed: Vec<(usize, f64)> = rows[neq..nactive]
+        .iter()
+        .zip(&v[neq..nactive])
+        .filter(|(_, v)| **v < -SPEED_EPS)
+        .map(|(&k, v)| (k, -v))
+        .collect();
     let e = |k: usize, v: f64| -> f64 {
         if -v < set.events.min_impact_speed || plastic[k] {
             0.0
@@ -80,7 +100,7 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
             world.model.constraints[k].restitution.unwrap_or(set.events.restitution)
         }
     };
-    let (a, _) = problem.schur(&rows);
+    let graph = problem.graph(&rows);
     let mut impulse = vec![0.0; rows.len()];
     match set.events.impulses {
         ImpulseMode::Simultaneous => {
@@ -90,9 +110,13 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
                 .iter()
                 .zip(&v)
                 .enumerate()
-                .map(|(i, (&k, &vk))| if i >= neq && vk < 0.0 { -e(k, vk) * vk - vk } else { -vk })
+                .map(
+                    |(i, (&k, &vk))| {
+                        if i >= neq && i < nactive && vk < 0.0 { -e(k, vk) * vk - vk } else { floor(i, k) - vk }
+                    },
+                )
                 .collect();
-            impulse = solve_lcp(&a, &b, neq, 1e-12).lambda;
+            impulse = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS).lambda;
         }
         ImpulseMode::Sequential => {
             let m = rows.len();
@@ -101,18 +125,25 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool]) -> Resolut
             let mut e_first: Vec<Option<f64>> = vec![None; m];
             for _ in 0..1000 * m.max(1) {
                 // The most approaching inequality, or the most violated equality.
+                let below = |i: usize| floor(i, rows[i]) - vel[i];
                 let pick = (0..m)
-                    .filter(|&i| if i < neq { vel[i].abs() > SWEEP_EPS } else { vel[i] < -SWEEP_EPS })
-                    .max_by(|&i, &j| vel[i].abs().total_cmp(&vel[j].abs()));
+                    .filter(|&i| if i < neq { vel[i].abs() > SWEEP_EPS } else { below(i) > SWEEP_EPS })
+                    .max_by(|&i, &j| below(i).abs().total_cmp(&below(j).abs()));
                 let Some(i) = pick else { break };
-                if a[i * m + i] <= 0.0 {
+                let aii = graph.diag[i];
+                if aii <= 0.0 {
                     break;
                 }
-                let ei = if i < neq { 0.0 } else { *e_first[i].get_or_insert_with(|| e(rows[i], vel[i])) };
-                let p = -(1.0 + ei) * vel[i] / a[i * m + i];
+                let p = if i < neq || i >= nactive {
+                    (floor(i, rows[i]) - vel[i]) / aii
+                } else {
+                    let ei = *e_first[i].get_or_insert_with(|| e(rows[i], vel[i]));
+                    -(1.0 + ei) * vel[i] / aii
+                };
                 impulse[i] += p;
-                for j in 0..m {
-                    vel[j] += a[j * m + i] * p;
+                vel[i] += aii * p;
+                for (j, aji) in &graph.adj[i] {
+                    vel[*j] += aji * p;
                 }
             }
         }

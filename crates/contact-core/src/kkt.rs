@@ -15,11 +15,13 @@
 //!
 //! and `a = J q̈ − d = A λ − b` is the *violation tendency*: constraint `k` tends to
 //! be violated when `a_k < 0`, i.e. `J_k q̈ < d_k` (section 4.1). `d` is Baumgarte's
-//! eq. (5). `A` may be singular (dependent rows): [`crate::linalg::solve_psd`] copes.
+//! eq. (5). `A` is sparse and may be singular (dependent rows): [`crate::schur`]
+//! keeps it sparse and drops dependent rows.
 
+use crate::constraint::SparseRow;
 use crate::constraint::{ConstraintKind, RowEval};
-use crate::linalg::{PIVOT_TOL, solve_psd};
 use crate::model::{Model, State};
+use crate::schur::{Envelope, PIVOT_TOL, SchurGraph};
 
 /// Everything eq. (6) needs at one state, for every constraint of the model.
 #[derive(Clone, Debug)]
@@ -101,39 +103,32 @@ impl ContactProblem {
         self.rows[k].row.dot(qdd) - self.d[k]
     }
 
-    /// `A_SS` (row-major) and `b_S` for the index list `set`.
-    pub fn schur(&self, set: &[usize]) -> (Vec<f64>, Vec<f64>) {
-        let m = set.len();
-        let mut a = vec![0.0; m * m];
-        for (i, &ki) in set.iter().enumerate() {
-            for (j, &kj) in set.iter().enumerate().take(i + 1) {
-                let v = self.rows[ki].row.weighted_dot(&self.rows[kj].row, &self.minv);
-                a[i * m + j] = v;
-                a[j * m + i] = v;
-            }
-        }
-        let free = self.accelerations(&[]);
-        let b = set.iter().map(|&k| self.d[k] - self.rows[k].row.dot(&free)).collect();
-        (a, b)
+    /// `b_k = d_k − J_k M⁻¹ f` for each `k` of `set`, with `free = M⁻¹ f`.
+    pub fn rhs(&self, set: &[usize], free: &[f64]) -> Vec<f64> {
+        set.iter().map(|&k| self.d[k] - self.rows[k].row.dot(free)).collect()
+    }
+
+    /// The sparse `A = J M⁻¹ Jᵀ` among the rows `set` (local index `i` is `set[i]`).
+    pub fn graph(&self, set: &[usize]) -> SchurGraph {
+        let rows: Vec<&SparseRow> = set.iter().map(|&k| &self.rows[k].row).collect();
+        SchurGraph::new(&rows, &self.minv)
     }
 
     /// Solves eq. (6) with the handled set `set` (it should contain every equality).
+    /// The rows are factored in reverse Cuthill–McKee order ([`SchurGraph::rcm`]).
     pub fn solve(&self, set: &[usize]) -> KktSolution {
-        let (a, b) = self.schur(set);
-        let s = solve_psd(&a, &b, PIVOT_TOL);
-        let mut lambda = vec![0.0; self.nconstraints()];
-        for (i, &k) in set.iter().enumerate() {
-            lambda[k] = s.x[i];
+        let mut kkt = GrowingKkt::new(self, set);
+        let all: Vec<usize> = (0..set.len()).collect();
+        for i in kkt.graph.ordering(&all) {
+            kkt.add(set[i]);
         }
-        let qdd = self.accelerations(&lambda);
-        let residual = set.iter().map(|&k| self.tendency(k, &qdd).abs()).fold(0.0, f64::max);
-        KktSolution { qdd, lambda, residual, dependent: s.dropped.iter().map(|&i| set[i]).collect() }
+        kkt.solve()
     }
 }
 
 /// Eq. (6) for a handled set that only grows (Algorithm 3 adds, never removes):
-/// the Cholesky factor `A_SS = L Lᵀ` is extended by one row per added
-/// constraint, O(|S|²), instead of refactored, O(|S|³), at every iteration.
+/// the Cholesky factor `A_SS = L Lᵀ` ([`Envelope`]) is extended by one row per
+/// added constraint instead of refactored at every iteration.
 ///
 /// A new row `k` gives `y = L⁻¹ A_Sk` and the pivot `A_kk − |y|²`, the part of
 /// `J_k` (in the `M⁻¹` metric) outside the span of the rows already taken. When
@@ -141,70 +136,71 @@ impl ContactProblem {
 /// and is reported in `dependent` (its residual still counts).
 pub struct GrowingKkt<'a> {
     problem: &'a ContactProblem,
-    /// `M⁻¹ f`, the unconstrained `q̈` of eq. (1).
-    free: Vec<f64>,
-    /// Rows in the factor, in factor order.
-    rows: Vec<usize>,
-    /// `L`, lower triangular, row by row.
-    l: Vec<Vec<f64>>,
-    /// `b_S = d_S − J_S M⁻¹ f`.
+    /// The rows that may be added; local index `i` is `candidates[i]`.
+    candidates: Vec<usize>,
+    /// Local index of each constraint (`usize::MAX`: not a candidate).
+    local: Vec<usize>,
+    graph: SchurGraph,
+    factor: Envelope,
+    /// `b_i = d_i − J_i M⁻¹ f` of every candidate.
     b: Vec<f64>,
     dependent: Vec<usize>,
+    /// Relative pivot below which a row counts as dependent.
+    pivot_tol: f64,
 }
 
 impl<'a> GrowingKkt<'a> {
-    pub fn new(problem: &'a ContactProblem) -> Self {
+    /// A factor that may grow over the rows `candidates`.
+    pub fn new(problem: &'a ContactProblem, candidates: &[usize]) -> Self {
+        let mut local = vec![usize::MAX; problem.nconstraints()];
+        for (i, &k) in candidates.iter().enumerate() {
+            local[k] = i;
+        }
+        let free = problem.accelerations(&[]);
         GrowingKkt {
             problem,
-            free: problem.accelerations(&[]),
-            rows: Vec::new(),
-            l: Vec::new(),
-            b: Vec::new(),
+            candidates: candidates.to_vec(),
+            local,
+            graph: problem.graph(candidates),
+            factor: Envelope::new(candidates.len(), 0.0),
+            b: problem.rhs(candidates, &free),
             dependent: Vec::new(),
+            pivot_tol: PIVOT_TOL,
         }
     }
 
-    /// Adds constraint `k` to the handled set.
+    /// Refuses rows whose pivot is below `tol · A_kk` (default [`PIVOT_TOL`]).
+    pub fn with_pivot_tol(mut self, tol: f64) -> Self {
+        self.pivot_tol = tol;
+        self
+    }
+
+    /// Adds constraint `k` (one of the candidates) to the handled set.
     pub fn add(&mut self, k: usize) {
-        let p = self.problem;
-        let row_k = &p.rows[k].row;
-        let akk = row_k.weighted_dot(row_k, &p.minv);
-        let mut y: Vec<f64> = Vec::with_capacity(self.rows.len() + 1);
-        for (i, &r) in self.rows.iter().enumerate() {
-            let a_ik = p.rows[r].row.weighted_dot(row_k, &p.minv);
-            let s: f64 = (0..i).map(|j| self.l[i][j] * y[j]).sum();
-            y.push((a_ik - s) / self.l[i][i]);
-        }
-        let pivot = akk - y.iter().map(|v| v * v).sum::<f64>();
-        if akk.is_finite() && akk > 0.0 && pivot > PIVOT_TOL * akk {
-            y.push(pivot.sqrt());
-            self.l.push(y);
-            self.rows.push(k);
-            self.b.push(p.d[k] - row_k.dot(&self.free));
-        } else {
+        let i = self.local[k];
+        assert!(i != usize::MAX, "constraint {k} is not a candidate of this factor");
+        if !self.factor.contains(i) && !self.factor.push(&self.graph, i, self.pivot_tol) {
             self.dependent.push(k);
         }
     }
 
     /// Solves eq. (6) for the rows added so far.
     pub fn solve(&self) -> KktSolution {
-        let n = self.rows.len();
-        let mut x = vec![0.0; n];
-        for i in 0..n {
-            let s: f64 = (0..i).map(|j| self.l[i][j] * x[j]).sum();
-            x[i] = (self.b[i] - s) / self.l[i][i];
-        }
-        for i in (0..n).rev() {
-            let s: f64 = (i + 1..n).map(|j| self.l[j][i] * x[j]).sum();
-            x[i] = (x[i] - s) / self.l[i][i];
-        }
+        let b: Vec<f64> = self.factor.order.iter().map(|&i| self.b[i]).collect();
+        let x = self.factor.solve(&b);
         let mut lambda = vec![0.0; self.problem.nconstraints()];
-        for (i, &k) in self.rows.iter().enumerate() {
-            lambda[k] = x[i];
+        for (p, &i) in self.factor.order.iter().enumerate() {
+            lambda[self.candidates[i]] = x[p];
         }
         let qdd = self.problem.accelerations(&lambda);
-        let residual =
-            self.rows.iter().chain(&self.dependent).map(|&k| self.problem.tendency(k, &qdd).abs()).fold(0.0, f64::max);
+        let residual = self
+            .factor
+            .order
+            .iter()
+            .map(|&i| self.candidates[i])
+            .chain(self.dependent.iter().copied())
+            .map(|k| self.problem.tendency(k, &qdd).abs())
+            .fold(0.0, f64::max);
         let mut dependent = self.dependent.clone();
         dependent.sort_unstable();
         KktSolution { qdd, lambda, residual, dependent }
@@ -284,7 +280,7 @@ mod tests {
         let g2 = model.constraints[1].clone();
         model.constraints.push(g2);
         let p = super::ContactProblem::new(&model, &state, 0.01);
-        let mut grow = super::GrowingKkt::new(&p);
+        let mut grow = super::GrowingKkt::new(&p, &[0, 1, 2]);
         for (k, set) in [(1, vec![1]), (2, vec![1, 2]), (0, vec![0, 1, 2])] {
             grow.add(k);
             let (a, b) = (grow.solve(), p.solve(&set));

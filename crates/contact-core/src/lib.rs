@@ -7,7 +7,7 @@
 //! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`]),
 //!   forces, and constraints `g_k(q)` ([`constraint`]); eq. (1) `M q̈ = f`.
 //! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
-//!   with a factorization that copes with dependent rows ([`linalg`]).
+//!   sparse, with a factorization that copes with dependent rows ([`schur`]).
 //! * [`algorithm`]: Platt (Algorithm 1), Platt improved (Algorithm 2), Right
 //!   (Algorithm 3) and [`exact`], the complementarity reference; each step's
 //!   decisions are recorded in a [`Trace`].
@@ -18,14 +18,15 @@
 pub mod algorithm;
 pub mod body;
 pub mod constraint;
+pub mod contacts;
 pub mod curve;
 pub mod events;
 pub mod exact;
 pub mod impulse;
 pub mod kkt;
-pub mod linalg;
 pub mod model;
 pub mod scene;
+pub mod schur;
 pub mod testing;
 pub mod trace;
 pub mod world;
@@ -33,6 +34,7 @@ pub mod world;
 pub use algorithm::{ActiveSet, ActiveSetSolver, Algorithm, Tolerances};
 pub use body::{Body, BodyKind};
 pub use constraint::{Constraint, ConstraintKind, Geometry};
+pub use contacts::{ConstraintKey, ContactGenerator, Wall};
 pub use curve::Curve;
 pub use events::{Event, EventSettings};
 pub use impulse::ImpulseMode;

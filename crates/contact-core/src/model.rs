@@ -15,6 +15,7 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, RowEval};
+use crate::contacts::{ConstraintKey, ContactGenerator, Remap};
 
 /// Bodies, constraints and uniform gravity.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +23,9 @@ pub struct Model {
     pub bodies: Vec<Body>,
     pub constraints: Vec<Constraint>,
     pub gravity: Vector2<f64>,
+    /// Contacts found by proximity (`None`: every constraint is a fixed row).
+    /// Their rows follow the explicit ones in `constraints` ([`crate::contacts`]).
+    pub contacts: Option<ContactGenerator>,
     ndofs: usize,
 }
 
@@ -41,7 +45,59 @@ impl Model {
             b.offset = n;
             n += b.dofs();
         }
-        Model { bodies, constraints, gravity, ndofs: n }
+        Model { bodies, constraints, gravity, contacts: None, ndofs: n }
+    }
+
+    /// Makes the contacts of `generator` rows by proximity, after the explicit
+    /// constraints already in the model.
+    pub fn with_contacts(mut self, mut generator: ContactGenerator) -> Self {
+        generator.explicit = self.constraints.len();
+        generator.keys.clear();
+        self.contacts = Some(generator);
+        self
+    }
+
+    /// Changes each time the rows of generated contacts change (0 without them).
+    pub fn rows_version(&self) -> u64 {
+        self.contacts.as_ref().map_or(0, |g| g.version)
+    }
+
+    /// The key of generated row `k` (`None` for an explicit constraint).
+    pub fn key(&self, k: usize) -> Option<ConstraintKey> {
+        let g = self.contacts.as_ref()?;
+        k.checked_sub(g.explicit).and_then(|i| g.keys.get(i)).copied()
+    }
+
+    /// Replaces the generated rows by those of `keys` (sorted), keeping the
+    /// constraints of keys already there. Returns how indices moved, or `None`
+    /// when nothing changed (or the model generates nothing).
+    pub fn set_contact_rows(&mut self, keys: Vec<ConstraintKey>) -> Option<Remap> {
+        let g = self.contacts.as_mut()?;
+        if g.keys == keys {
+            return None;
+        }
+        let explicit = g.explicit;
+        let old_keys = std::mem::take(&mut g.keys);
+        let mut old_rows: Vec<Option<Constraint>> = self.constraints.drain(explicit..).map(Some).collect();
+        let mut old_to_new: Vec<Option<usize>> = (0..explicit).map(Some).collect();
+        old_to_new.resize(explicit + old_keys.len(), None);
+        // Both key lists are sorted: merge.
+        let mut o = 0;
+        for (n, key) in keys.iter().enumerate() {
+            while o < old_keys.len() && old_keys[o] < *key {
+                o += 1;
+            }
+            let row = if o < old_keys.len() && old_keys[o] == *key {
+                old_to_new[explicit + o] = Some(explicit + n);
+                old_rows[o].take().expect("each old row is taken once")
+            } else {
+                g.constraint(&self.bodies, *key)
+            };
+            self.constraints.push(row);
+        }
+        g.keys = keys;
+        g.version += 1;
+        Some(Remap { old_to_new, new_len: self.constraints.len() })
     }
 
     /// `n`, the number of generalized coordinates.

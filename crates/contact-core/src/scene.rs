@@ -74,6 +74,10 @@ pub struct PlotPreset {
 pub struct Overrides {
     /// The number of balls of the scene's `ball_pile` (an error for a scene without one).
     pub balls: Option<usize>,
+    /// `Some(true)`: the generated contacts (`walls`, `ball_pairs`) become rows by
+    /// proximity, `Some(false)`: fixed rows, whatever their number
+    /// (default: by proximity above [`crate::contacts::PROXIMITY_ABOVE`]).
+    pub proximity: Option<bool>,
 }
 
 /// Why a scene could not be loaded, and where.

@@ -60,6 +60,11 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// Above this many handled rows an iteration keeps its handled set and its
+    /// changes but not the lists of every `λ_k` and `J_k q̈ − d_k`: a pile of a
+    /// thousand balls would otherwise store megabytes a step that nobody reads.
+    pub const DETAIL: usize = 256;
+
     pub fn new(algorithm: Algorithm) -> Self {
         Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: false }
     }

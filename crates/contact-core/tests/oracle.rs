@@ -126,35 +126,57 @@ fn oracle(p: &Problem) -> Option<DVector<f64>> {
 
 static AGREED: AtomicUsize = AtomicUsize::new(0);
 
+/// Exact from `warm` (the handled set a previous step would leave) agrees with the oracle.
+fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
+    let cp = contact_problem(p);
+    let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
+    let mut set = ActiveSet::new(p.rows.len());
+    for k in p.neq..p.rows.len() {
+        set.handled[k] = warm.get(k).copied().unwrap_or(false);
+    }
+    let mut trace = Trace::new(Algorithm::Exact);
+    let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut trace);
+    prop_assert!(!trace.capped);
+    prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
+    let expected = oracle(p).expect("feasible by construction, so a complementary set exists");
+    let scale = 1.0 + expected.amax();
+    for i in 0..p.mass.len() {
+        prop_assert!(
+            (sol.qdd[i] - expected[i]).abs() < 1e-6 * scale,
+            "q̈[{}] = {} vs oracle {}",
+            i,
+            sol.qdd[i],
+            expected[i]
+        );
+    }
+    for k in p.neq..p.rows.len() {
+        let a = cp.tendency(k, &sol.qdd);
+        prop_assert!(sol.lambda[k] >= 0.0);
+        prop_assert!(a >= -1e-6 * scale, "J q̈ − d = {} for inequality {}", a, k);
+        prop_assert!((sol.lambda[k] * a).abs() < 1e-6 * scale * (1.0 + sol.lambda[k]));
+    }
+    for k in 0..p.neq {
+        prop_assert!(cp.tendency(k, &sol.qdd).abs() < 1e-6 * scale);
+    }
+    Ok(())
+}
+
 proptest! {
     // A fixed seed: the same 4000 problems on every run, so CI cannot flake.
     #![proptest_config(ProptestConfig { cases: 4000, rng_seed: proptest::test_runner::RngSeed::Fixed(20070308), ..ProptestConfig::default() })]
 
     #[test]
     fn exact_agrees_with_brute_force(p in problems()) {
-        let cp = contact_problem(&p);
-        let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
-        let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
-        let mut set = ActiveSet::new(p.rows.len());
-        let mut trace = Trace::new(Algorithm::Exact);
-        let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut trace);
-        prop_assert!(!trace.capped);
-        prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
-        let expected = oracle(&p).expect("feasible by construction, so a complementary set exists");
-        let scale = 1.0 + expected.amax();
-        for i in 0..p.mass.len() {
-            prop_assert!((sol.qdd[i] - expected[i]).abs() < 1e-6 * scale, "q̈[{}] = {} vs oracle {}", i, sol.qdd[i], expected[i]);
-        }
-        for k in p.neq..p.rows.len() {
-            let a = cp.tendency(k, &sol.qdd);
-            prop_assert!(sol.lambda[k] >= 0.0);
-            prop_assert!(a >= -1e-6 * scale, "J q̈ − d = {} for inequality {}", a, k);
-            prop_assert!((sol.lambda[k] * a).abs() < 1e-6 * scale * (1.0 + sol.lambda[k]));
-        }
-        for k in 0..p.neq {
-            prop_assert!(cp.tendency(k, &sol.qdd).abs() < 1e-6 * scale);
-        }
+        check_exact(&p, &[])?;
         AGREED.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Warm starts (block principal pivoting from a guessed handled set, the
+    /// Dantzig fallback from what is left of it) reach the same answer.
+    #[test]
+    fn warm_started_exact_agrees_with_brute_force(p in problems(), warm in proptest::collection::vec(any::<bool>(), 8)) {
+        check_exact(&p, &warm)?;
     }
 }
 

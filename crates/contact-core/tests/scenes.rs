@@ -79,7 +79,7 @@ fn billiard_corner_has_11_balls_and_77_constraints() {
 
 #[test]
 fn the_ball_pile_takes_its_size_from_the_overrides() {
-    let s = load("ball-pile.ron", &Overrides { balls: Some(12) });
+    let s = load("ball-pile.ron", &Overrides { balls: Some(12), ..Default::default() });
     let m = &s.world.model;
     assert_eq!(m.bodies.len(), 12);
     // Three walls per ball and a contact per pair.
@@ -87,7 +87,8 @@ fn the_ball_pile_takes_its_size_from_the_overrides() {
     let default = load("ball-pile.ron", &Overrides::default());
     assert_eq!(default.world.model.bodies.len(), 30);
     // Only a scene with a pile takes a size.
-    let err = scene::load(&scenes_dir().join("wedge.ron"), &Overrides { balls: Some(3) }).unwrap_err();
+    let err =
+        scene::load(&scenes_dir().join("wedge.ron"), &Overrides { balls: Some(3), ..Default::default() }).unwrap_err();
     assert_eq!(err.field.as_deref(), Some("ball_pile"));
 }
 
@@ -96,7 +97,7 @@ fn the_ball_pile_takes_its_size_from_the_overrides() {
 #[test]
 fn every_built_in_scene_runs_5_s_under_every_algorithm_and_impulse_mode() {
     for name in BUILT_IN {
-        let s = load(name, &Overrides { balls: name.starts_with("ball-pile").then_some(8) });
+        let s = load(name, &Overrides { balls: name.starts_with("ball-pile").then_some(8), ..Default::default() });
         let dt = s.dt.max(2e-3);
         let steps = (5.0 / dt).round() as usize;
         for algorithm in Algorithm::ALL {
@@ -420,4 +421,31 @@ fn the_documented_examples_parse() {
         }
     }
     assert!(blocks >= 1);
+}
+
+/// Contacts by proximity (broad phase, rows that come and go by key) move the
+/// billiard break as the 77 fixed rows do, and keep its rows' names.
+#[test]
+fn proximity_rows_move_the_billiard_as_fixed_rows_do() {
+    for alg in [Algorithm::Right, Algorithm::Exact] {
+        let run = |proximity: bool| {
+            let mut s = load("billiard-corner.ron", &Overrides { proximity: Some(proximity), ..Default::default() });
+            s.world.settings.algorithm = alg;
+            let mut worst: f64 = 0.0;
+            for _ in 0..1500 {
+                worst = worst.max(s.world.step(s.dt).max_violation);
+            }
+            (s.world, worst)
+        };
+        let ((fixed, wf), (near, wn)) = (run(false), run(true));
+        assert_eq!(fixed.model.constraints.len(), 77);
+        assert!(near.model.contacts.is_some() && near.model.constraints.len() < 77, "{}", near.model.constraints.len());
+        for c in &near.model.constraints {
+            assert!(fixed.model.constraint_index(&c.name).is_some(), "{} is a name of the full list", c.name);
+        }
+        for (a, b) in fixed.state.q.iter().zip(&near.state.q) {
+            assert!((a - b).abs() < 1e-9, "{alg:?}: {a} vs {b}");
+        }
+        assert!(wf < 1e-12 && wn < 1e-12, "{alg:?}: worst violation {wf:e} / {wn:e}");
+    }
 }

@@ -15,6 +15,7 @@ use super::{Overrides, PlotPreset, Scene, SceneError, ViewBox};
 use crate::algorithm::Tolerances;
 use crate::body::{Body, BodyKind};
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
+use crate::contacts::{ConstraintKey, ContactGenerator, PROXIMITY_ABOVE, Wall};
 use crate::curve::Curve;
 use crate::events::EventSettings;
 use crate::model::{Model, State};
@@ -391,6 +392,9 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     for (i, spec) in file.constraints.iter().enumerate() {
         add_constraint(cx, &bodies, &mut cons, &format!("constraints[{i}]"), spec)?;
     }
+    // Walls and ball pairs: fixed rows, or rows by proximity when they would be
+    // too many (see crate::contacts).
+    let mut walls = Vec::new();
     for (w, wall) in file.walls.iter().enumerate() {
         let path = format!("walls[{w}]");
         cx.name(&format!("{path}.name"), &wall.name)?;
@@ -399,36 +403,61 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
             return Err(cx.err(&format!("{path}.normal"), "the normal must not be (0, 0)"));
         }
         let offset = cx.finite(&format!("{path}.offset"), wall.offset)?;
-        let e = cx.restitution(&format!("{path}.restitution"), wall.restitution)?;
-        for (ib, body) in bodies.bodies.iter().enumerate().filter(|(i, _)| bodies.info[*i].walls) {
-            let c = inequality(
-                format!("{}:{}", wall.name, body.name),
-                Geometry::HalfPlane { body: ib, normal: n, offset },
-                e,
-            );
-            cons.push(cx, &path, &format!("{path}.name"), c)?;
-        }
+        let restitution = cx.restitution(&format!("{path}.restitution"), wall.restitution)?;
+        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution });
     }
-    if file.ball_pairs {
-        let e = cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?;
-        let balls: Vec<usize> = (0..bodies.bodies.len()).filter(|&i| bodies.info[i].pairs).collect();
-        for (x, &i) in balls.iter().enumerate() {
-            for &j in &balls[x + 1..] {
-                let (a, c) = (&bodies.bodies[i], &bodies.bodies[j]);
-                if !a.is_dynamic() && !c.is_dynamic() {
+    let wall_bodies: Vec<usize> = (0..bodies.bodies.len()).filter(|&i| bodies.info[i].walls).collect();
+    let pair_bodies: Vec<usize> =
+        if file.ball_pairs { (0..bodies.bodies.len()).filter(|&i| bodies.info[i].pairs).collect() } else { Vec::new() };
+    let min_radius =
+        pair_bodies.iter().chain(&wall_bodies).map(|&i| bodies.bodies[i].radius).fold(f64::INFINITY, f64::min);
+    let generator = ContactGenerator {
+        walls,
+        wall_bodies,
+        pair_bodies,
+        pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
+        margin: if min_radius.is_finite() && min_radius > 0.0 { 0.5 * min_radius } else { 0.01 },
+        explicit: 0,
+        keys: Vec::new(),
+        version: 0,
+    };
+    let proximity = generator.potential() > 0 && ov.proximity.unwrap_or(generator.potential() > PROXIMITY_ABOVE);
+    if !proximity {
+        for w in 0..generator.walls.len() {
+            let path = format!("walls[{w}]");
+            for &b in &generator.wall_bodies {
+                let c = generator.constraint(&bodies.bodies, ConstraintKey::Wall { wall: w, body: b });
+                cons.push(cx, &path, &format!("{path}.name"), c)?;
+            }
+        }
+        for (x, &a) in generator.pair_bodies.iter().enumerate() {
+            for &b in &generator.pair_bodies[x + 1..] {
+                if !bodies.bodies[a].is_dynamic() && !bodies.bodies[b].is_dynamic() {
                     continue;
                 }
-                let con = inequality(format!("{}-{}", a.name, c.name), Geometry::Contact { a: i, b: j }, e);
-                cons.push(cx, "ball_pairs", "ball_pairs", con)?;
+                let c = generator.constraint(&bodies.bodies, ConstraintKey::Pair { a, b });
+                cons.push(cx, "ball_pairs", "ball_pairs", c)?;
             }
         }
     }
 
     let Bodies { bodies: body_list, info, q, qd, .. } = bodies;
-    let model = Model::new(body_list, cons.list, gravity);
+    let mut model = Model::new(body_list, cons.list, gravity);
     let state = State { q, qd, t: 0.0 };
+    let mut paths = cons.paths;
+    if proximity {
+        let margin = generator.margin;
+        model = model.with_contacts(generator);
+        let g = model.contacts.as_ref().expect("just set");
+        let keys = g.candidates(&model.bodies, &state, margin, &[]);
+        paths.extend(keys.iter().map(|k| match k {
+            ConstraintKey::Wall { wall, .. } => format!("walls[{wall}]"),
+            ConstraintKey::Pair { .. } => "ball_pairs".to_string(),
+        }));
+        model.set_contact_rows(keys);
+    }
     check_overlaps(cx, &model, &info, &state)?;
-    check_start(cx, &model, &cons.paths, &state)?;
+    check_start(cx, &model, &paths, &state)?;
 
     // Solver.
     let s = &file.solver;

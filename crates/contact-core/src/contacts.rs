@@ -1,0 +1,220 @@
+//! Contacts by proximity: the rows of generated contacts come and go with a broad
+//! phase, each under a stable key.
+//!
+//! The paper's model lists every constraint that may ever act: fine for the
+//! billiard corner (11 balls, 77 rows), hopeless for a pile of a thousand balls
+//! (half a million pairs). A scene whose `walls` and `ball_pairs` would generate
+//! more than [`PROXIMITY_ABOVE`] constraints keeps them *potential*: at the start
+//! of each step a uniform grid ([`pairs_within`]) finds the ball pairs and
+//! ball–wall pairs whose gap `g` is below a margin, and only those are rows of
+//! the model, after the scene's explicit constraints:
+//!
+//! ```text
+//! model.constraints = [ explicit … | generated, sorted by key ]
+//! key = Wall { wall, body } | Pair { a, b }     (a < b, body indices)
+//! margin = max(base, 4 h v_max)                  (nothing crosses it in one step)
+//! ```
+//!
+//! The names are those the full list would have (`WALL:BALL`, `A-B`), and what
+//! persists across steps — the handled set `F⁺` of Platt's algorithms, the warm
+//! start of the exact solver — is carried over by key when the list changes
+//! ([`Remap`]). A handled row stays a row whatever its gap, so Platt's `F⁺`
+//! loses nothing. Scenes under the limit keep every generated constraint as a
+//! fixed row, as the paper writes them.
+
+use std::collections::HashMap;
+
+use nalgebra::Vector2;
+
+use crate::body::Body;
+use crate::constraint::{Constraint, ConstraintKind, Geometry};
+use crate::model::State;
+
+/// Above this many generated constraints, a scene's contacts are found by proximity.
+pub const PROXIMITY_ABOVE: usize = 1000;
+
+/// A wall of the scene: every ball of [`ContactGenerator::wall_bodies`] stays on
+/// its allowed side, `n·p − offset − r|n| ≥ 0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wall {
+    pub name: String,
+    pub normal: Vector2<f64>,
+    pub offset: f64,
+    pub restitution: Option<f64>,
+}
+
+/// What identifies a generated row across steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConstraintKey {
+    /// Wall `wall` against body `body`.
+    Wall { wall: usize, body: usize },
+    /// Ball `a` against ball `b`, `a < b`.
+    Pair { a: usize, b: usize },
+}
+
+/// The potential contacts of a scene and the rows generated for them now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactGenerator {
+    pub walls: Vec<Wall>,
+    /// The balls the walls hold.
+    pub wall_bodies: Vec<usize>,
+    /// The round bodies of which every pair may touch (not two fixed ones).
+    pub pair_bodies: Vec<usize>,
+    pub pair_restitution: Option<f64>,
+    /// The smallest candidate margin, in m.
+    pub margin: f64,
+    /// Number of explicit constraints, before the generated ones.
+    pub explicit: usize,
+    /// Keys of `model.constraints[explicit..]`, sorted.
+    pub keys: Vec<ConstraintKey>,
+    /// Bumped each time the rows change (views re-resolve names then).
+    pub version: u64,
+}
+
+/// How the indices of the rows changed: `old_to_new[k]` for each old row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remap {
+    pub old_to_new: Vec<Option<usize>>,
+    pub new_len: usize,
+}
+
+impl Remap {
+    /// Carries a per-row vector over to the new rows (`fill` for new rows).
+    pub fn apply<T: Clone>(&self, old: &[T], fill: T) -> Vec<T> {
+        let mut out = vec![fill; self.new_len];
+        for (k, n) in self.old_to_new.iter().enumerate() {
+            if let (Some(n), Some(v)) = (n, old.get(k)) {
+                out[*n] = v.clone();
+            }
+        }
+        out
+    }
+}
+
+impl ContactGenerator {
+    /// Number of constraints the full list would hold.
+    pub fn potential(&self) -> usize {
+        let n = self.pair_bodies.len();
+        self.walls.len() * self.wall_bodies.len() + n * n.saturating_sub(1) / 2
+    }
+
+    /// The keys of every generated contact with a gap below `margin` at `state`,
+    /// plus `keep`, sorted.
+    pub fn candidates(
+        &self,
+        bodies: &[Body],
+        state: &State,
+        margin: f64,
+        keep: &[ConstraintKey],
+    ) -> Vec<ConstraintKey> {
+        let pos = |i: usize| bodies[i].kinematics(&state.q, &state.qd).p;
+        let mut keys: Vec<ConstraintKey> = keep.to_vec();
+        for (w, wall) in self.walls.iter().enumerate() {
+            let norm = wall.normal.norm();
+            for &b in &self.wall_bodies {
+                let g = wall.normal.dot(&pos(b)) - wall.offset - bodies[b].radius * norm;
+                if g <= margin * norm {
+                    keys.push(ConstraintKey::Wall { wall: w, body: b });
+                }
+            }
+        }
+        let points: Vec<(Vector2<f64>, f64)> = self.pair_bodies.iter().map(|&b| (pos(b), bodies[b].radius)).collect();
+        for (x, y) in pairs_within(&points, margin) {
+            let (a, b) = (self.pair_bodies[x], self.pair_bodies[y]);
+            if bodies[a].is_dynamic() || bodies[b].is_dynamic() {
+                keys.push(ConstraintKey::Pair { a: a.min(b), b: a.max(b) });
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    /// The constraint a key stands for, named as the full list would name it.
+    pub fn constraint(&self, bodies: &[Body], key: ConstraintKey) -> Constraint {
+        match key {
+            ConstraintKey::Wall { wall, body } => {
+                let w = &self.walls[wall];
+                Constraint {
+                    name: format!("{}:{}", w.name, bodies[body].name),
+                    kind: ConstraintKind::Inequality,
+                    geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset },
+                    restitution: w.restitution,
+                }
+            }
+            ConstraintKey::Pair { a, b } => Constraint {
+                name: format!("{}-{}", bodies[a].name, bodies[b].name),
+                kind: ConstraintKind::Inequality,
+                geometry: Geometry::Contact { a, b },
+                restitution: self.pair_restitution,
+            },
+        }
+    }
+}
+
+/// Index pairs `(i, j)`, `i < j`, of discs `(centre, radius)` whose gap
+/// `|p_i − p_j| − r_i − r_j` is at most `margin`, by a uniform grid of cells as
+/// wide as the largest disc plus the margin: each disc is compared with those
+/// of its cell and the eight around it. `O(n)` for discs of similar size.
+pub fn pairs_within(discs: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, usize)> {
+    let rmax = discs.iter().map(|d| d.1).fold(0.0, f64::max);
+    let cell = (2.0 * rmax + margin).max(1e-9);
+    let key = |p: &Vector2<f64>| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64);
+    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    for (i, (p, _)) in discs.iter().enumerate() {
+        if p.x.is_finite() && p.y.is_finite() {
+            grid.entry(key(p)).or_default().push(i);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (p, r)) in discs.iter().enumerate() {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            continue;
+        }
+        let (cx, cy) = key(p);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let Some(cell) = grid.get(&(cx + dx, cy + dy)) else { continue };
+                for &j in cell.iter().filter(|&&j| j > i) {
+                    let (q, s) = discs[j];
+                    if (p - q).norm() - r - s <= margin {
+                        out.push((i, j));
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grid finds exactly the pairs a brute-force check finds.
+    #[test]
+    fn grid_pairs_match_brute_force() {
+        let mut discs = Vec::new();
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..300 {
+            discs.push((Vector2::new(rnd() * 2.0 - 1.0, rnd() * 3.0), 0.01 + 0.04 * rnd()));
+        }
+        for margin in [0.0, 0.01, 0.1] {
+            let mut brute = Vec::new();
+            for i in 0..discs.len() {
+                for j in i + 1..discs.len() {
+                    if (discs[i].0 - discs[j].0).norm() - discs[i].1 - discs[j].1 <= margin {
+                        brute.push((i, j));
+                    }
+                }
+            }
+            assert!(!brute.is_empty());
+            assert_eq!(pairs_within(&discs, margin), brute, "margin {margin}");
+        }
+    }
+}

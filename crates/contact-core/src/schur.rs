@@ -1,0 +1,357 @@
+//! The Schur complement `A = J M⁻¹ Jᵀ` of eq. (6), kept sparse, and its Cholesky
+//! factor in envelope (skyline) storage, grown one row at a time.
+//!
+//! `A_kl = J_k M⁻¹ J_lᵀ` is non-zero only when rows `k` and `l` share a
+//! coordinate: a ball of a pile touches at most six others, so a row of `A` has
+//! a handful of entries whatever the number of contacts. [`SchurGraph`] lists
+//! them for a list of candidate rows (`m × m`, stored as adjacency lists).
+//!
+//! [`Envelope`] factors `A_SS = L Lᵀ` for a subset `S` taken in a given order.
+//! Row `i` of `L` is stored from its first non-zero column `first(i)` (the first
+//! earlier row of `S` it shares a coordinate with) to the diagonal:
+//!
+//! ```text
+//! L_ij = (A_ij − Σ_{m = max(first(i), first(j))}^{j−1} L_im L_jm) / L_jj,   first(i) ≤ j < i
+//! L_ii = √(A_ii − Σ_j L_ij²)
+//! ```
+//!
+//! so a row costs `O(w²)` for an envelope of width `w`, and adding a row never
+//! touches the rows before it: Algorithm 3 grows `F⁺` by appending rows. When
+//! the rows are taken in an order that follows space (islands apart, rows sorted
+//! along the pile), `w` stays near the number of contacts in one layer.
+//!
+//! A row whose pivot `A_ii − Σ L_ij²` falls below `rel_tol · A_ii` depends on the
+//! rows already taken (a ball touching two balls and a cushion, a duplicated
+//! row): it is not added, and the caller gives it `λ = 0`. Never a square root
+//! of a negative number, never NaN.
+
+use crate::constraint::SparseRow;
+
+/// Relative pivot threshold below which a row counts as dependent.
+pub const PIVOT_TOL: f64 = 1e-11;
+
+/// The non-zero entries of `A = J M⁻¹ Jᵀ` among `m` candidate rows.
+#[derive(Clone, Debug, Default)]
+pub struct SchurGraph {
+    /// `A_ii`.
+    pub diag: Vec<f64>,
+    /// `(j, A_ij)` for every `j ≠ i` sharing a coordinate with `i`, sorted by `j`.
+    pub adj: Vec<Vec<(usize, f64)>>,
+}
+
+impl SchurGraph {
+    /// Builds the entries among `rows` (local index `i` is `rows[i]`) for the
+    /// diagonal `minv` of `M⁻¹`. `O(m · degree)`.
+    pub fn new(rows: &[&SparseRow], minv: &[f64]) -> Self {
+        let m = rows.len();
+        // Rows touching each coordinate.
+        let mut by_coord: Vec<Vec<usize>> = vec![Vec::new(); minv.len()];
+        for (i, r) in rows.iter().enumerate() {
+            for (c, _) in r.entries() {
+                if minv[*c] != 0.0 {
+                    by_coord[*c].push(i);
+                }
+            }
+        }
+        let mut adj: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+        let mut diag = vec![0.0; m];
+        for (i, r) in rows.iter().enumerate() {
+            diag[i] = r.weighted_dot(r, minv);
+            let mut others: Vec<usize> =
+                r.entries().iter().map(|(c, _)| &by_coord[*c]).flatten().copied().filter(|&j| j != i).collect();
+            others.sort_unstable();
+            others.dedup();
+            adj[i] =
+                others.into_iter().map(|j| (j, r.weighted_dot(rows[j], minv))).filter(|(_, v)| *v != 0.0).collect();
+        }
+        SchurGraph { diag, adj }
+    }
+
+    pub fn len(&self) -> usize {
+        self.diag.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.diag.is_empty()
+    }
+
+    /// `y = A x`.
+    pub fn mul(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.len()).map(|i| self.diag[i] * x[i] + self.adj[i].iter().map(|(j, v)| v * x[*j]).sum::<f64>()).collect()
+    }
+
+    /// Connected components ("islands"): rows that share no coordinate, directly
+    /// or through other rows, are independent problems. Returns the component
+    /// of every row, numbered in order of their smallest row.
+    pub fn islands(&self) -> Vec<usize> {
+        let m = self.len();
+        let mut island = vec![usize::MAX; m];
+        let mut next = 0;
+        let mut stack = Vec::new();
+        for s in 0..m {
+            if island[s] != usize::MAX {
+                continue;
+            }
+            island[s] = next;
+            stack.push(s);
+            while let Some(i) = stack.pop() {
+                for (j, _) in &self.adj[i] {
+                    if island[*j] == usize::MAX {
+                        island[*j] = next;
+                        stack.push(*j);
+                    }
+                }
+            }
+            next += 1;
+        }
+        island
+    }
+}
+
+impl SchurGraph {
+    /// The order to factor the rows `idx` in: reverse Cuthill–McKee ([`Self::rcm`])
+    /// for a large set, where it narrows the envelope; a small one (up to 32
+    /// rows) as given, so hand-checked cases stay exact (Platt's first step on
+    /// the wedge: q̈ = 0 exactly, not 1e-16).
+    pub fn ordering(&self, idx: &[usize]) -> Vec<usize> {
+        if idx.len() > 32 { self.rcm(idx) } else { idx.to_vec() }
+    }
+
+    /// The rows `idx` in reverse Cuthill–McKee order: breadth first from a row of
+    /// least degree, neighbours by increasing degree, reversed. Rows that share
+    /// a body end up close together, so the envelope of `L` stays about as wide
+    /// as one layer of a pile (sorting by key would put a ball's floor row far
+    /// from its ball rows and the envelope would span the whole problem).
+    pub fn rcm(&self, idx: &[usize]) -> Vec<usize> {
+        let m = self.len();
+        let mut in_set = vec![false; m];
+        idx.iter().for_each(|&i| in_set[i] = true);
+        let degree = |i: usize| self.adj[i].iter().filter(|(j, _)| in_set[*j]).count();
+        let mut starts: Vec<usize> = idx.to_vec();
+        starts.sort_by_key(|&i| (degree(i), i));
+        let mut seen = vec![false; m];
+        let mut order = Vec::with_capacity(idx.len());
+        for s in starts {
+            if seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            let mut head = order.len();
+            order.push(s);
+            while head < order.len() {
+                let i = order[head];
+                head += 1;
+                let mut next: Vec<usize> =
+                    self.adj[i].iter().map(|(j, _)| *j).filter(|&j| in_set[j] && !seen[j]).collect();
+                next.sort_by_key(|&j| (degree(j), j));
+                for j in next {
+                    seen[j] = true;
+                    order.push(j);
+                }
+            }
+        }
+        order.reverse();
+        order
+    }
+}
+
+/// `L` with `A_SS = L Lᵀ`, rows in the order they were added (see module docs).
+#[derive(Clone, Debug, Default)]
+pub struct Envelope {
+    /// Local (graph) index of the row at each factor position.
+    pub order: Vec<usize>,
+    /// Factor position of each local index (`usize::MAX`: not in the factor).
+    pos: Vec<usize>,
+    /// First stored column of each factor row.
+    first: Vec<usize>,
+    /// Offset of each factor row in `vals`; row `i` holds `L[i, first(i)..=i]`.
+    start: Vec<usize>,
+    vals: Vec<f64>,
+    /// Added `ε` on the diagonal (0: the exact `A_SS`).
+    shift: f64,
+}
+
+impl Envelope {
+    /// An empty factor over a graph of `m` rows, with `shift` added to the diagonal.
+    pub fn new(m: usize, shift: f64) -> Self {
+        Envelope { pos: vec![usize::MAX; m], shift, ..Default::default() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        self.pos[i] != usize::MAX
+    }
+
+    /// Appends local row `i`. Returns false (and leaves the factor as it was) when
+    /// its pivot is below `rel_tol · A_ii`: the row depends on those taken.
+    pub fn push(&mut self, g: &SchurGraph, i: usize, rel_tol: f64) -> bool {
+        let n = self.order.len();
+        let aii = g.diag[i] + self.shift;
+        if !(aii.is_finite() && aii > 0.0) {
+            return false;
+        }
+        // A_{S,i} in factor positions.
+        let mut col: Vec<(usize, f64)> =
+            g.adj[i].iter().filter(|(j, _)| self.pos[*j] != usize::MAX).map(|(j, v)| (self.pos[*j], *v)).collect();
+        let first = col.iter().map(|(p, _)| *p).min().unwrap_or(n);
+        let width = n - first;
+        let mut y = vec![0.0; width];
+        for (p, v) in col.drain(..) {
+            y[p - first] = v;
+        }
+        // Forward substitution L[first..n, first..n] y = A_{S,i}: y_j for j ≥ first.
+        for j in first..n {
+            let (fj, sj) = (self.first[j], self.start[j]);
+            let lo = fj.max(first);
+            let mut s = y[j - first];
+            for m in lo..j {
+                s -= self.vals[sj + (m - fj)] * y[m - first];
+            }
+            let ljj = self.vals[sj + (j - fj)];
+            y[j - first] = s / ljj;
+        }
+        let pivot = aii - y.iter().map(|v| v * v).sum::<f64>();
+        if !(pivot.is_finite() && pivot > rel_tol * aii) {
+            return false;
+        }
+        self.first.push(first);
+        self.start.push(self.vals.len());
+        self.vals.extend_from_slice(&y);
+        self.vals.push(pivot.sqrt());
+        self.pos[i] = n;
+        self.order.push(i);
+        true
+    }
+
+    /// The factor position of local row `i`.
+    pub fn position(&self, i: usize) -> Option<usize> {
+        (self.pos[i] != usize::MAX).then_some(self.pos[i])
+    }
+
+    /// Takes local row `i` out: the rows before it are unchanged (they do not
+    /// depend on later ones), the rows after it are factored again. Returns
+    /// those that no longer pass the pivot test.
+    pub fn remove(&mut self, g: &SchurGraph, i: usize, rel_tol: f64) -> Vec<usize> {
+        let Some(p) = self.position(i) else { return Vec::new() };
+        let tail: Vec<usize> = self.order[p + 1..].to_vec();
+        for &j in &self.order[p..] {
+            self.pos[j] = usize::MAX;
+        }
+        self.vals.truncate(self.start[p]);
+        self.order.truncate(p);
+        self.first.truncate(p);
+        self.start.truncate(p);
+        tail.into_iter().filter(|&j| !self.push(g, j, rel_tol)).collect()
+    }
+
+    /// Solves `A_SS x = b` with `b` and `x` indexed by factor position.
+    pub fn solve(&self, b: &[f64]) -> Vec<f64> {
+        let n = self.order.len();
+        let mut y = b.to_vec();
+        for i in 0..n {
+            let (fi, si) = (self.first[i], self.start[i]);
+            let mut s = y[i];
+            for j in fi..i {
+                s -= self.vals[si + (j - fi)] * y[j];
+            }
+            y[i] = s / self.vals[si + (i - fi)];
+        }
+        for i in (0..n).rev() {
+            let (fi, si) = (self.first[i], self.start[i]);
+            y[i] /= self.vals[si + (i - fi)];
+            let xi = y[i];
+            for j in fi..i {
+                y[j] -= self.vals[si + (j - fi)] * xi;
+            }
+        }
+        y
+    }
+
+    /// Stored entries of `L` (a measure of the work a solve takes).
+    pub fn stored(&self) -> usize {
+        self.vals.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(entries: &[(usize, f64)]) -> SparseRow {
+        let mut r = SparseRow::default();
+        for (c, v) in entries {
+            r.push(*c, *v);
+        }
+        r
+    }
+
+    /// The envelope factor solves `A x = b` like a dense solve, and rejects a
+    /// dependent row (a sum of two others) without disturbing the rest.
+    #[test]
+    fn envelope_solves_and_rejects_dependent_rows() {
+        let rows = [
+            row(&[(0, 1.0), (1, 0.5)]),
+            row(&[(1, 1.0), (2, -1.0)]),
+            row(&[(2, 2.0), (3, 1.0)]),
+            row(&[(0, 1.0), (1, 1.5), (2, -1.0)]), // rows[0] + rows[1]
+            row(&[(3, 1.0), (4, 1.0)]),
+        ];
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let minv = [1.0, 0.5, 2.0, 1.0, 0.25];
+        let g = SchurGraph::new(&refs, &minv);
+        let mut f = Envelope::new(rows.len(), 0.0);
+        let taken: Vec<bool> = (0..rows.len()).map(|i| f.push(&g, i, 1e-11)).collect();
+        assert_eq!(taken, [true, true, true, false, true]);
+        // Check A_SS x = b on the taken rows.
+        let b = [1.0, -2.0, 0.5, 3.0];
+        let x = f.solve(&b);
+        let mut full = vec![0.0; rows.len()];
+        for (p, &i) in f.order.iter().enumerate() {
+            full[i] = x[p];
+        }
+        let ax = g.mul(&full);
+        for (p, &i) in f.order.iter().enumerate() {
+            assert!((ax[i] - b[p]).abs() < 1e-12, "row {i}: {} vs {}", ax[i], b[p]);
+        }
+        assert_eq!(g.islands(), vec![0; 5]);
+    }
+
+    /// Removing a row from the middle leaves the factor of the remaining rows.
+    #[test]
+    fn removing_a_row_equals_factoring_without_it() {
+        let rows = [
+            row(&[(0, 1.0), (1, 0.5)]),
+            row(&[(1, 1.0), (2, -1.0)]),
+            row(&[(2, 2.0), (3, 1.0)]),
+            row(&[(3, 1.0), (4, 1.0)]),
+            row(&[(0, -1.0), (4, 0.3)]),
+        ];
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let g = SchurGraph::new(&refs, &[1.0, 0.5, 2.0, 1.0, 0.25]);
+        let mut f = Envelope::new(5, 0.0);
+        (0..5).for_each(|i| assert!(f.push(&g, i, 1e-11)));
+        assert!(f.remove(&g, 2, 1e-11).is_empty());
+        let mut fresh = Envelope::new(5, 0.0);
+        [0, 1, 3, 4].iter().for_each(|&i| assert!(fresh.push(&g, i, 1e-11)));
+        assert_eq!(f.order, fresh.order);
+        let b = [1.0, 2.0, -1.0, 0.5];
+        for (x, y) in f.solve(&b).iter().zip(fresh.solve(&b)) {
+            assert!((x - y).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn rows_without_shared_coordinates_are_separate_islands() {
+        let rows = [row(&[(0, 1.0)]), row(&[(2, 1.0)]), row(&[(0, 1.0), (1, 1.0)]), row(&[(3, 1.0)])];
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let g = SchurGraph::new(&refs, &[1.0; 4]);
+        assert_eq!(g.islands(), vec![0, 1, 0, 2]);
+    }
+}
