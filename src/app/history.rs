@@ -29,6 +29,8 @@ pub enum Source {
     KineticEnergy,
     HandledCount,
     Iterations,
+    /// A constraint row that is not in the model now (contacts by proximity).
+    Absent,
 }
 
 impl Source {
@@ -38,9 +40,10 @@ impl Source {
             Source::Coord(i) => world.state.q[i],
             Source::Velocity(i) => world.state.qd[i],
             Source::Acceleration(i) => report.qdd[i],
-            Source::G(k) => report.g[k],
-            Source::Lambda(k) => report.lambda[k],
-            Source::Handled(k) => f64::from(u8::from(report.handled[k])),
+            Source::G(k) => report.g.get(k).copied().unwrap_or(f64::NAN),
+            Source::Lambda(k) => report.lambda.get(k).copied().unwrap_or(f64::NAN),
+            Source::Handled(k) => report.handled.get(k).map_or(f64::NAN, |h| f64::from(u8::from(*h))),
+            Source::Absent => f64::NAN,
             Source::MaxViolation => report.max_violation,
             Source::KineticEnergy => report.kinetic_energy,
             Source::HandledCount => report.handled.iter().filter(|h| **h).count() as f64,
@@ -73,7 +76,7 @@ impl Source {
                     "m/s²"
                 }
             }
-            Source::G(_) | Source::MaxViolation => "m",
+            Source::G(_) | Source::MaxViolation | Source::Absent => "m",
             Source::Lambda(_) => "N",
             Source::Handled(_) => "0/1",
             Source::KineticEnergy => "J",
@@ -131,7 +134,7 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::KineticEnergy => "kinetic energy".into(),
                 Source::HandledCount => "handled rows".into(),
                 Source::Iterations => "solves of eq. (6)".into(),
-                Source::Coord(_) => name.to_string(),
+                Source::Coord(_) | Source::Absent => name.to_string(),
             };
             if unit.is_empty() { base } else { format!("{base} [{unit}]") }
         }
@@ -172,6 +175,8 @@ pub struct History {
     pub truncate_after: Option<f64>,
     /// Record every series of the model (small models), or only those asked for.
     pub record_all: bool,
+    /// The model's rows version the constraint series were resolved against.
+    rows_version: u64,
 }
 
 impl Default for History {
@@ -187,6 +192,7 @@ impl Default for History {
             frozen: None,
             truncate_after: None,
             record_all: true,
+            rows_version: 0,
         }
     }
 }
@@ -197,7 +203,12 @@ impl History {
         let wanted: Vec<String> =
             if keep_names { self.series.iter().map(|s| s.name.clone()).collect() } else { vec![] };
         let all = contact_core::scene::series_names(&world.model);
-        *self = History { generation: Some(generation), record_all: all.len() <= RECORD_ALL_MAX, ..default() };
+        *self = History {
+            generation: Some(generation),
+            record_all: all.len() <= RECORD_ALL_MAX,
+            rows_version: world.model.rows_version(),
+            ..default()
+        };
         self.cap = if self.record_all { (40_000_000 / (all.len().max(1) * 16)).clamp(4_096, 20_000) } else { 20_000 };
         if self.record_all {
             for n in &all {
@@ -263,6 +274,15 @@ impl History {
         }
         if self.t.len() >= self.cap {
             self.decimate();
+        }
+        if world.model.rows_version() != self.rows_version {
+            // Rows came and went: a series follows its constraint by name.
+            self.rows_version = world.model.rows_version();
+            for s in &mut self.series {
+                if matches!(s.source, Source::G(_) | Source::Lambda(_) | Source::Handled(_) | Source::Absent) {
+                    s.source = resolve(world, &s.name).unwrap_or(Source::Absent);
+                }
+            }
         }
         let t = world.state.t;
         self.t.push(t);

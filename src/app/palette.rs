@@ -38,6 +38,8 @@ pub const LAMBDA_POS: [u8; 3] = [70, 220, 140];
 pub const LAMBDA_NEG: [u8; 3] = [255, 90, 110];
 pub const SPRING: [u8; 3] = [255, 120, 220];
 pub const HIGHLIGHT: [u8; 3] = [255, 235, 80];
+/// Warnings that are not errors (physics slower than real time).
+pub const WARN: [u8; 3] = [240, 170, 40];
 pub const EVENT: [u8; 3] = [255, 255, 255];
 pub const GRID: [u8; 3] = [60, 66, 78];
 pub const AXIS: [u8; 3] = [95, 104, 120];

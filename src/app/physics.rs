@@ -14,6 +14,11 @@
 //! `h` and the fixed rate are [`StepSettings`]; the clock is Bevy's `Time<Virtual>`
 //! (paused, or slowed from 0.01× to 4×), so `h · rate` simulated seconds pass per
 //! virtual second.
+//!
+//! When the steps a frame owes take longer than [`PhysicsBudget::DEFAULT`] of wall
+//! time, the rest of the frame's steps are dropped (the fixed clock's overstep
+//! is discarded): the simulation runs slower than real time, the status says so,
+//! and the window keeps drawing and answering instead of freezing on a backlog.
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
@@ -48,6 +53,9 @@ pub struct Lab {
     pub constraint_names: Vec<String>,
     /// Bumped each time a scene is installed (systems reset their caches on change).
     pub generation: u64,
+    /// The model's rows version the constraint entities match
+    /// ([`contact_core::Model::rows_version`]).
+    pub rows_version: u64,
 }
 
 /// What a scene file says about showing it.
@@ -66,6 +74,7 @@ pub struct SceneInfo {
 impl Lab {
     pub fn new(scene: Scene, path: Option<std::path::PathBuf>) -> Self {
         let world = scene.world;
+        let rows_version = world.model.rows_version();
         Lab {
             initial: world.snapshot(),
             body_names: world.model.bodies.iter().map(|b| b.name.clone()).collect(),
@@ -81,6 +90,7 @@ impl Lab {
             },
             report: None,
             generation: 0,
+            rows_version: rows_version,
         }
     }
 
@@ -120,6 +130,67 @@ impl StepSettings {
     pub fn timestep(&self) -> f64 {
         if self.lock_rate { self.h } else { 1.0 / self.rate_hz }
     }
+}
+
+/// The wall time physics may take per frame, and whether it ran out lately.
+#[derive(Resource, Debug)]
+pub struct PhysicsBudget {
+    /// Wall time for the fixed steps of one frame ([`PhysicsBudget::DEFAULT`]).
+    pub budget: std::time::Duration,
+    frame_start: std::time::Instant,
+    steps_this_frame: u32,
+    /// The remaining steps of this frame are dropped.
+    over: bool,
+    /// When steps were last dropped (wall clock).
+    pub last_dropped: Option<std::time::Instant>,
+}
+
+impl Default for PhysicsBudget {
+    fn default() -> Self {
+        PhysicsBudget {
+            budget: Self::DEFAULT,
+            frame_start: std::time::Instant::now(),
+            steps_this_frame: 0,
+            over: false,
+            last_dropped: None,
+        }
+    }
+}
+
+impl PhysicsBudget {
+    /// Wall time for the fixed steps of one frame: the rest of a 60 Hz frame is
+    /// left to the panels and the drawing.
+    pub const DEFAULT: std::time::Duration = std::time::Duration::from_millis(12);
+
+    /// Whether steps were dropped within the last half second: the simulation
+    /// is slower than real time (at the chosen speed).
+    pub fn behind(&self) -> bool {
+        self.last_dropped.is_some_and(|t| t.elapsed().as_secs_f64() < 0.5)
+    }
+}
+
+/// `First`: a new frame, a new budget.
+fn start_frame_budget(mut budget: ResMut<PhysicsBudget>) {
+    budget.frame_start = std::time::Instant::now();
+    budget.steps_this_frame = 0;
+    budget.over = false;
+}
+
+/// `FixedFirst`: the first step of a frame always runs (the simulation always
+/// moves on); a later one runs only while the frame's budget lasts. Past it, the
+/// fixed clock's backlog is discarded, which ends the frame's fixed loop.
+fn spend_frame_budget(mut budget: ResMut<PhysicsBudget>, mut fixed: ResMut<Time<Fixed>>) {
+    if budget.steps_this_frame > 0 && budget.frame_start.elapsed() > budget.budget {
+        fixed.discard_overstep(std::time::Duration::MAX);
+        budget.over = true;
+        budget.last_dropped = Some(std::time::Instant::now());
+    } else {
+        budget.steps_this_frame += 1;
+    }
+}
+
+fn within_budget(budget: Res<PhysicsBudget>) -> bool {
+    !budget.over
 }
 
 /// A body of the model: `index` into `model.bodies`.
@@ -235,18 +306,25 @@ pub struct PhysicsPlugin;
 impl Plugin for PhysicsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<StepSettings>()
+            .init_resource::<PhysicsBudget>()
             .add_message::<InstallScene>()
             .add_message::<StateJumped>()
             .configure_sets(
                 FixedUpdate,
-                (PhysicsSet::Gather, PhysicsSet::Step, PhysicsSet::Writeback, PhysicsSet::Record).chain(),
+                (PhysicsSet::Gather, PhysicsSet::Step, PhysicsSet::Writeback, PhysicsSet::Record)
+                    .chain()
+                    .run_if(within_budget),
             )
+            .add_systems(First, start_frame_budget)
+            .add_systems(FixedFirst, spend_frame_budget)
             .add_systems(
                 FixedUpdate,
                 (
                     gather_bodies.in_set(PhysicsSet::Gather),
                     step_world.in_set(PhysicsSet::Step),
-                    (write_back_bodies, write_back_constraints).in_set(PhysicsSet::Writeback),
+                    (write_back_bodies, sync_constraint_rows, write_back_constraints)
+                        .chain()
+                        .in_set(PhysicsSet::Writeback),
                 ),
             )
             .add_systems(PreUpdate, install_scenes.in_set(InstallSceneSet))
@@ -368,6 +446,46 @@ pub fn write_back_bodies(lab: Option<Res<Lab>>, mut bodies: Query<(&LabBody, &mu
     }
 }
 
+/// Scenes with contacts by proximity: rows come and go with the broad phase.
+/// Keeps one constraint entity per row, matched by name (a row that stays keeps
+/// its entity, hover and ticks), and the names the panels show.
+pub fn sync_constraint_rows(world: &mut bevy::ecs::world::World) {
+    let Some(lab) = world.get_resource::<Lab>() else { return };
+    let version = lab.world.model.rows_version();
+    if version == lab.rows_version {
+        return;
+    }
+    let model = &lab.world.model;
+    let names: Vec<String> = model.constraints.iter().map(|c| c.name.clone()).collect();
+    let ineq: Vec<bool> = model.constraints.iter().map(|c| c.is_inequality()).collect();
+    let g = model.constraint_values(&lab.world.state.q);
+    let tol = lab.world.settings.tol.active;
+    let position: std::collections::HashMap<&str, usize> =
+        names.iter().enumerate().map(|(k, n)| (n.as_str(), k)).collect();
+    let mut seen = vec![false; names.len()];
+    let mut gone = Vec::new();
+    let mut q = world.query::<(Entity, &Name, &mut LabConstraint)>();
+    for (e, name, mut c) in q.iter_mut(world) {
+        match position.get(name.as_str()) {
+            Some(&k) => {
+                c.index = k;
+                seen[k] = true;
+            }
+            None => gone.push(e),
+        }
+    }
+    for e in gone {
+        world.despawn(e);
+    }
+    for k in (0..names.len()).filter(|&k| !seen[k]) {
+        let status = initial_status(g[k], ineq[k], tol);
+        world.spawn((Name::new(names[k].clone()), SceneEntity, LabConstraint { index: k }, status));
+    }
+    let mut lab = world.resource_mut::<Lab>();
+    lab.constraint_names = names;
+    lab.rows_version = version;
+}
+
 /// Writeback: `g`, `J q̈ − d`, `λ` and the state of every constraint.
 pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&LabConstraint, &mut ConstraintStatus)>) {
     let Some(lab) = lab else { return };
@@ -375,8 +493,7 @@ pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&La
     let tol = lab.world.settings.tol.active;
     for (c, mut status) in &mut constraints {
         let k = c.index;
-        let g = report.g[k];
-        let handled = report.handled[k];
+        let (Some(&g), Some(&handled)) = (report.g.get(k), report.handled.get(k)) else { continue };
         let state = constraint_state(g, handled, tol);
         *status = ConstraintStatus { g, tendency: report.tendency[k], lambda: report.lambda[k], handled, state };
     }
@@ -385,6 +502,7 @@ pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&La
 /// Syncs every body entity with the core's state after a jump (reset, restore):
 /// both points of the interpolation go to the new state.
 pub fn sync_components_from_core(world: &mut bevy::ecs::world::World) {
+    sync_constraint_rows(world);
     let Some(lab) = world.get_resource::<Lab>() else { return };
     let core = lab.world.clone();
     let report = lab.report.clone();

@@ -13,18 +13,25 @@ fn output_error(path: &Path, e: impl ToString) -> CliError {
 
 /// The header of the steps file: `t`, then `BODY.COORD`, `BODY.COORD.v`,
 /// `BODY.COORD.a` per coordinate, then `NAME.g`, `NAME.lambda`, `NAME.handled`
-/// per constraint.
+/// per constraint. With contacts by proximity (large scenes), the generated
+/// rows come and go: only the scene's explicit constraints have columns.
 pub fn step_header(model: &Model) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for c in model.coord_labels() {
         h.extend([c.clone(), format!("{c}.v"), format!("{c}.a")]);
     }
-    for c in &model.constraints {
+    for c in &model.constraints[..fixed_rows(model)] {
         for s in ["g", "lambda", "handled"] {
             h.push(format!("{}.{s}", c.name));
         }
     }
     h
+}
+
+/// The constraints whose index never changes: all of them, or the explicit
+/// ones of a scene with contacts by proximity.
+pub fn fixed_rows(model: &Model) -> usize {
+    model.contacts.as_ref().map_or(model.constraints.len(), |g| g.explicit)
 }
 
 /// Writes one row per step.
@@ -50,7 +57,7 @@ impl StepsCsv {
             fields.push(s.qd[i].to_string());
             fields.push(report.qdd.get(i).copied().unwrap_or(f64::NAN).to_string());
         }
-        for k in 0..report.g.len() {
+        for k in 0..fixed_rows(&world.model) {
             fields.push(report.g[k].to_string());
             fields.push(report.lambda[k].to_string());
             fields.push(if report.handled[k] { "1" } else { "0" }.to_string());
@@ -67,22 +74,21 @@ impl StepsCsv {
 pub struct EventsCsv {
     path: PathBuf,
     out: csv::Writer<File>,
-    names: Vec<String>,
 }
 
 impl EventsCsv {
     pub const HEADER: [&str; 5] = ["t", "constraints", "approach_speeds", "impulses", "mode"];
 
-    pub fn create(path: &Path, model: &Model) -> Result<Self, CliError> {
+    pub fn create(path: &Path) -> Result<Self, CliError> {
         let mut out = csv::Writer::from_path(path).map_err(|e| output_error(path, e))?;
         out.write_record(Self::HEADER).map_err(|e| output_error(path, e))?;
-        let names = model.constraints.iter().map(|c| c.name.clone()).collect();
-        Ok(EventsCsv { path: path.to_path_buf(), out, names })
+        Ok(EventsCsv { path: path.to_path_buf(), out })
     }
 
-    /// `t, a;b, a=1.2;b=0.3, a=0.02;b=0.01, simultaneous`.
-    pub fn row(&mut self, e: &Event) -> Result<(), CliError> {
-        let name = |k: usize| self.names.get(k).cloned().unwrap_or_else(|| format!("#{k}"));
+    /// `t, a;b, a=1.2;b=0.3, a=0.02;b=0.01, simultaneous`, named after the rows
+    /// of `model` in the step of the event.
+    pub fn row(&mut self, e: &Event, model: &Model) -> Result<(), CliError> {
+        let name = |k: usize| model.constraints.get(k).map_or_else(|| format!("#{k}"), |c| c.name.clone());
         let list =
             |v: &[(usize, f64)]| v.iter().map(|(k, x)| format!("{}={x}", name(*k))).collect::<Vec<_>>().join(";");
         let constraints = e.constraints.iter().map(|&k| name(k)).collect::<Vec<_>>().join(";");

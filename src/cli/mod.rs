@@ -195,7 +195,7 @@ impl From<SceneError> for CliError {
 
 /// Loads a scene for a headless command.
 fn load(path: &std::path::Path, balls: Option<usize>) -> Result<Scene, CliError> {
-    Ok(scene::load(path, &Overrides { balls })?)
+    Ok(scene::load(path, &Overrides { balls, ..Default::default() })?)
 }
 
 /// Runs a headless command; errors go to stderr with a non-zero exit code.

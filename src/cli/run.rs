@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use contact_core::{Algorithm, Model};
+use contact_core::Algorithm;
 
 use super::csv_out::{EventsCsv, StepsCsv};
 use super::sim::{Extreme, progress, simulate, step_count};
@@ -29,7 +29,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let steps = step_count(duration, dt);
 
     let mut csv = args.csv.as_deref().map(|p| StepsCsv::create(p, &world.model)).transpose()?;
-    let mut events = args.events.as_deref().map(|p| EventsCsv::create(p, &world.model)).transpose()?;
+    let mut events = args.events.as_deref().map(|p| EventsCsv::create(p)).transpose()?;
     let bar = progress(steps, &scene.name);
     let result = simulate(&mut world, dt, steps, &bar, |w, report| {
         if let Some(csv) = csv.as_mut() {
@@ -37,7 +37,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         if let Some(ev) = events.as_mut() {
             for e in &report.events {
-                ev.row(e)?;
+                ev.row(e, &w.model)?;
             }
         }
         Ok(())
@@ -72,10 +72,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     ))?;
     w(format!("steps: {} ({:.6} s simulated)", stats.steps, world.state.t))?;
     w(format!("events: {}", stats.events))?;
-    w(format!("max violation: {}", describe(&stats.max_violation, model, "m")))?;
+    w(format!("max violation: {}", describe(&stats.max_violation, "m")))?;
     w(format!(
         "min lambda among handled inequalities: {}",
-        stats.min_lambda.as_ref().map_or("none handled".to_string(), |m| describe(m, model, ""))
+        stats.min_lambda.as_ref().map_or("none handled".to_string(), |m| describe(m, ""))
     ))?;
     let drift = stats.energy_end - stats.energy_start;
     let relative = if stats.energy_start.abs() > 1e-12 {
@@ -103,10 +103,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// `1.2e-9 m (`b1-b2` at t = 0.512 s)`.
-fn describe(e: &Extreme, model: &Model, unit: &str) -> String {
+fn describe(e: &Extreme, unit: &str) -> String {
     let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
-    match e.constraint {
-        Some(k) => format!("{:.3e}{unit} (`{}` at t = {:.4} s)", e.value, model.constraints[k].name, e.t),
+    match &e.constraint {
+        Some(name) => format!("{:.3e}{unit} (`{name}` at t = {:.4} s)", e.value, e.t),
         None => format!("{:.3e}{unit}", e.value),
     }
 }

@@ -18,8 +18,8 @@ pub fn step_count(duration: f64, dt: f64) -> u64 {
 pub struct Extreme {
     pub value: f64,
     pub t: f64,
-    /// The constraint it is about.
-    pub constraint: Option<usize>,
+    /// The name of the constraint it is about.
+    pub constraint: Option<String>,
 }
 
 /// What a run measured.
@@ -76,7 +76,6 @@ pub fn simulate(
     bar: &ProgressBar,
     mut each: impl FnMut(&World, &StepReport) -> Result<(), CliError>,
 ) -> Result<Stats, CliError> {
-    let kinds: Vec<ConstraintKind> = world.model.constraints.iter().map(|c| c.kind).collect();
     let mut stats = Stats {
         steps: 0,
         events: 0,
@@ -98,23 +97,25 @@ pub fn simulate(
         stats.steps += 1;
         stats.events += report.events.len();
         stats.solves += report.solves as u64;
+        let constraints = &world.model.constraints;
+        let name = |k: usize| Some(constraints[k].name.clone());
         for (k, g) in report.g.iter().enumerate() {
-            let (violation, penetration) = match kinds[k] {
+            let (violation, penetration) = match constraints[k].kind {
                 ConstraintKind::Inequality => ((-g).max(0.0), (-g).max(0.0)),
                 ConstraintKind::Equality => (g.abs(), 0.0),
             };
             if violation > stats.max_violation.value {
-                stats.max_violation = Extreme { value: violation, t: report.t, constraint: Some(k) };
+                stats.max_violation = Extreme { value: violation, t: report.t, constraint: name(k) };
             }
             if penetration > stats.max_penetration.value {
-                stats.max_penetration = Extreme { value: penetration, t: report.t, constraint: Some(k) };
+                stats.max_penetration = Extreme { value: penetration, t: report.t, constraint: name(k) };
             }
         }
         for (k, &handled) in report.handled.iter().enumerate() {
-            if handled && kinds[k] == ConstraintKind::Inequality {
+            if handled && constraints[k].kind == ConstraintKind::Inequality {
                 let l = report.lambda[k];
                 if stats.min_lambda.as_ref().is_none_or(|m| l < m.value) {
-                    stats.min_lambda = Some(Extreme { value: l, t: report.t, constraint: Some(k) });
+                    stats.min_lambda = Some(Extreme { value: l, t: report.t, constraint: name(k) });
                 }
             }
         }

@@ -2,9 +2,11 @@
 //! constraint components hold, bit for bit, what the core alone computes; and a
 //! switch of algorithm mid-run takes effect on the next step, without a reset.
 
+use bevy::time::TimeUpdateStrategy;
 use contact_core::Algorithm;
 use contact_lab::app::control::LabAction;
-use contact_lab::app::physics::Lab;
+use contact_lab::app::physics::{Lab, PhysicsBudget};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -119,4 +121,28 @@ fn single_step_while_paused() {
     app.update();
     assert_eq!(steps(&app), 0);
     assert_matches_core(&mut app, &scene.world, None, "after a reset");
+}
+
+/// Past the frame's physics budget the rest of the frame's steps are dropped:
+/// with no budget at all, every frame still takes its first step (the simulation
+/// moves on), drops the backlog (no catch-up later) and reports it is behind.
+#[test]
+fn a_spent_budget_drops_the_backlog_but_keeps_one_step_per_frame() {
+    let scene = scene("wedge.ron");
+    let mut app = headless(&scene);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(10.0 * scene.dt)));
+    app.update();
+    let before = steps(&app);
+    assert!(before <= 10);
+    app.world_mut().resource_mut::<PhysicsBudget>().budget = Duration::ZERO;
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(steps(&app), before + 5, "one step per frame once the budget is spent");
+    assert!(app.world().resource::<PhysicsBudget>().behind());
+    // The dropped steps are not owed: given a budget again, a frame takes ten steps.
+    app.world_mut().resource_mut::<PhysicsBudget>().budget = Duration::from_secs(3600);
+    let before = steps(&app);
+    app.update();
+    assert_eq!(steps(&app), before + 10);
 }

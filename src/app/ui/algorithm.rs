@@ -56,7 +56,7 @@ impl AlgorithmSwitcher<'_, '_, '_> {
         };
         let handled: Vec<&str> = (0..report.handled.len())
             .filter(|&k| report.handled[k])
-            .map(|k| lab.constraint_names[k].as_str())
+            .filter_map(|k| lab.constraint_names.get(k).map(String::as_str))
             .collect();
         egui::Grid::new("alg-summary").num_columns(2).spacing([10.0, 2.0]).show(ui, |ui| {
             ui.label("last step");
