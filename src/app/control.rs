@@ -9,6 +9,7 @@
 //! | R     | reset to the scene's start             |
 //! | 1–4   | Platt, Platt improved, Right, Exact    |
 //! | F     | fit the view to the scene              |
+//! | T     | the guided tour ([`super::tour`])      |
 //! | F12   | screenshot                             |
 //! | Ctrl+Q | quit                                  |
 //!

@@ -12,6 +12,7 @@
 //! | [`drag::DragPlugin`]        | mouse springs and force arrows                       |
 //! | [`ui::UiPlugin`]            | the egui panels                                      |
 //! | [`screenshot::ScreenshotPlugin`] | F12 and `--screenshot`                          |
+//! | [`tour::TourPlugin`]        | the guided tour (T, `--tour`)                        |
 
 pub mod control;
 pub mod drag;
@@ -24,6 +25,7 @@ pub mod render;
 pub mod scene;
 pub mod screenshot;
 pub mod timeline;
+pub mod tour;
 pub mod ui;
 pub mod view;
 
@@ -50,6 +52,9 @@ pub struct AppOptions {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Pause when the simulated time reaches T seconds (a scripted screenshot waits for it).
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    pub pause_at: Option<f64>,
     /// Simulation speed relative to real time, 0.01 to 4 (default 1).
     #[arg(long, value_name = "X", value_parser = parse_speed)]
     pub speed: Option<f64>,
@@ -65,6 +70,10 @@ pub struct AppOptions {
     /// Write every body's position to FILE when the app quits (one `name x y` line each).
     #[arg(long, value_name = "FILE")]
     pub dump_state: Option<PathBuf>,
+    /// Open the guided tour at its first step (its scene replaces SCENE): `--tour`
+    /// for the paper's (assets/tours/paper.ron), `--tour=FILE` for your own.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
+    pub tour: Option<Option<PathBuf>>,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -72,6 +81,11 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
         let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.cli_name()).collect();
         format!("unknown algorithm `{s}` (one of {})", names.join(", "))
     })
+}
+
+fn parse_time(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("bad time `{s}`"))?;
+    if v.is_finite() && v >= 0.0 { Ok(v) } else { Err("the time must be a number of seconds, 0 or more".into()) }
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -102,6 +116,7 @@ impl PluginGroup for LabPlugins {
         let script = screenshot::Script {
             frames: o.frames.or(o.screenshot.as_ref().map(|_| 120)),
             screenshot: o.screenshot.clone(),
+            pause_at: o.pause_at,
             ..default()
         };
         PluginGroupBuilder::start::<Self>()
@@ -109,12 +124,19 @@ impl PluginGroup for LabPlugins {
             .add(control::ControlPlugin { start_paused: o.paused })
             .add(history::HistoryPlugin)
             .add(timeline::TimelinePlugin)
-            .add(scene::ScenePlugin { assets: self.assets.clone(), overrides: Overrides { balls: o.balls } })
+            .add(scene::ScenePlugin {
+                assets: self.assets.clone(),
+                overrides: Overrides { balls: o.balls, ..Default::default() },
+            })
             .add(view::ViewPlugin)
             .add(render::WorldRenderPlugin)
             .add(drag::DragPlugin)
             .add(ui::UiPlugin)
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
+            .add(tour::TourPlugin {
+                path: o.tour.clone().flatten().unwrap_or_else(|| self.assets.join("tours").join("paper.ron")),
+                start: o.tour.is_some(),
+            })
     }
 }
 
@@ -141,7 +163,7 @@ pub fn run(opts: AppOptions) -> ExitCode {
     let assets = assets_dir();
     let path = opts.scene.clone().unwrap_or_else(|| assets.join("scenes").join("wedge.ron"));
     let path = std::path::absolute(&path).unwrap_or(path);
-    let overrides = Overrides { balls: opts.balls };
+    let overrides = Overrides { balls: opts.balls, ..Default::default() };
     // The first scene is read here, so a broken file is an error on the terminal
     // (later ones are shown in the app while the previous scene keeps running).
     let mut first = match contact_core::scene::load(&path, &overrides) {

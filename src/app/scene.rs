@@ -155,11 +155,21 @@ fn mtime(p: &Path) -> Option<SystemTime> {
 /// The first scene was installed from the command line: watch its file too.
 fn watch_first_scene(lab: Option<Res<Lab>>, server: Res<AssetServer>, mut files: ResMut<SceneFiles>) {
     let Some(path) = lab.and_then(|l| l.scene.path.clone()) else { return };
-    let (asset_path, _) = files.asset_path(&path);
-    files.handle = Some(server.load(asset_path));
-    files.external_mtime = mtime(&path);
-    files.path = Some(path);
-    files.skip_first = true;
+    files.watch_installed(&server, path);
+}
+
+impl SceneFiles {
+    /// A scene read from `path` outside the asset server was installed (the
+    /// command line's, a tour step's): watch its file for hot reload, without
+    /// installing it a second time when the asset arrives.
+    pub fn watch_installed(&mut self, server: &AssetServer, path: PathBuf) {
+        let (asset_path, _) = self.asset_path(&path);
+        self.handle = Some(server.load(asset_path));
+        self.external_mtime = mtime(&path);
+        self.path = Some(path);
+        self.error = None;
+        self.skip_first = true;
+    }
 }
 
 fn open_requested(

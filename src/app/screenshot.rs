@@ -1,5 +1,9 @@
 //! Screenshots: F12 (or the toolbar button) saves a PNG and says where;
-//! `--screenshot FILE --frames N` saves one after N frames and quits.
+//! `--screenshot FILE --frames N` saves one after N frames and quits;
+//! `--pause-at T` pauses when the simulated time reaches T (exactly: the fixed
+//! loop stops there), and a scripted screenshot then waits for it, so a picture
+//! shows the same instant however fast the machine draws
+//! (`scripts/screenshots` makes the README's pictures this way).
 
 use std::path::PathBuf;
 
@@ -26,6 +30,10 @@ pub struct Script {
     /// The scripted screenshot was written: quit.
     pub done: bool,
     pub requested: bool,
+    /// Pause when the simulated time reaches this (s).
+    pub pause_at: Option<f64>,
+    /// `pause_at` was reached.
+    pub reached: bool,
 }
 
 pub struct ScreenshotPlugin {
@@ -42,14 +50,36 @@ impl Plugin for ScreenshotPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ScreenshotRequests>()
             .insert_resource(self.script.clone())
-            .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain());
+            .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain())
+            .add_systems(FixedUpdate, pause_at_time.after(super::physics::PhysicsSet::Record));
         if let Some(p) = &self.dump_state {
             app.insert_resource(DumpState(p.clone()));
         }
     }
 }
 
+/// `--pause-at T`: pause on the first step that ends at or after `T`, and drop
+/// the rest of the frame's fixed steps.
+fn pause_at_time(
+    mut script: ResMut<Script>,
+    lab: Option<Res<super::physics::Lab>>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
+) {
+    let (Some(t), Some(lab)) = (script.pause_at, lab) else { return };
+    if !script.reached && lab.time() >= t - 1e-12 {
+        script.reached = true;
+        virt.pause();
+        fixed.discard_overstep(std::time::Duration::MAX);
+        info!("paused at t = {} s (--pause-at {t})", lab.time());
+    }
+}
+
 fn run_script(mut script: ResMut<Script>, mut requests: ResMut<ScreenshotRequests>, mut exit: MessageWriter<AppExit>) {
+    // With --pause-at, the frames before the scripted screenshot count from the pause.
+    if script.pause_at.is_some() && !script.reached {
+        return;
+    }
     script.frame += 1;
     if script.done {
         exit.write(AppExit::Success);

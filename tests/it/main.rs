@@ -9,3 +9,4 @@ mod drag;
 mod physics;
 mod scenes;
 mod timeline;
+mod tour;

@@ -28,6 +28,7 @@
 mod build;
 mod schema;
 mod spans;
+pub mod tour;
 
 use std::fmt;
 use std::path::Path;

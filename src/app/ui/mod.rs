@@ -21,6 +21,7 @@ pub mod scene_panel;
 pub mod table;
 pub mod timeline_bar;
 pub mod toolbar;
+pub mod tour_panel;
 pub mod trace;
 
 use bevy::ecs::system::SystemParam;
@@ -31,11 +32,12 @@ use super::control::{LabAction, Status};
 use super::drag::Drags;
 use super::history::History;
 use super::palette;
-use super::physics::{ConstraintStatus, Lab, LabBody, LabConstraint, PointMotion, StepSettings};
+use super::physics::{ConstraintStatus, Lab, LabBody, LabConstraint, PhysicsBudget, PointMotion, StepSettings};
 use super::plots::{PlotsPanel, PlotsState};
 use super::render::{DrawOptions, Highlight, Interpolation, SceneLook};
 use super::scene::{OpenScene, SceneFiles};
 use super::timeline::{EventLog, Timeline};
+use super::tour::{TourAction, TourState};
 use super::view::{EguiClaims, ViewTransform};
 
 /// What the panels remember between frames.
@@ -92,6 +94,8 @@ pub struct PanelData<'w, 's> {
     pub draw: ResMut<'w, DrawOptions>,
     pub highlight: ResMut<'w, Highlight>,
     pub status: Res<'w, Status>,
+    pub budget: Res<'w, PhysicsBudget>,
+    pub tour: Res<'w, TourState>,
     pub look: Res<'w, SceneLook>,
     pub interp: Res<'w, Interpolation>,
     pub state: ResMut<'w, UiState>,
@@ -138,6 +142,7 @@ fn layout(
     mut claims: ResMut<EguiClaims>,
     mut actions: MessageWriter<LabAction>,
     mut open: MessageWriter<OpenScene>,
+    mut tour_actions: MessageWriter<TourAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !data.state.styled {
@@ -149,6 +154,7 @@ fn layout(
         data.state.rate.update(real, sim);
     }
     let mut out = Vec::<LabAction>::new();
+    let mut tour_out = Vec::<TourAction>::new();
     let mut open_req = None::<std::path::PathBuf>;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -159,12 +165,12 @@ fn layout(
         egui::Frame::new().fill(egui::Color32::from_rgb(30, 33, 40)).inner_margin(egui::Margin::symmetric(10, 8));
 
     egui::Panel::top("toolbar").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 6))).show(&mut root, |ui| {
-        toolbar::Toolbar { data: &mut data, actions: &mut out }.ui(ui);
+        toolbar::Toolbar { data: &mut data, actions: &mut out, tour: &mut tour_out }.ui(ui);
     });
     egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
         &mut root,
         |ui| {
-            status_line(ui, &data.status, data.real.elapsed_secs_f64());
+            status_line(ui, &data.status, data.real.elapsed_secs_f64(), data.budget.behind());
         },
     );
     egui::Panel::right("plots").resizable(true).default_size(470.0).min_size(300.0).frame(panel_frame).show(
@@ -227,13 +233,19 @@ fn layout(
         view.rect_known = true;
     }
     overlay::Overlay { data: &mut data, view: &view, rect: rest }.paint(&ctx);
+    tour_panel::TourPanel { data: &mut data, actions: &mut tour_out, world: rest }.show(&ctx);
 
-    let pointer_in_view = ctx.pointer_latest_pos().is_some_and(|p| rest.contains(p));
+    // The world view has the pointer unless a window (the tour) or a popup is over it.
+    let over_window = |p| ctx.layer_id_at(p).is_some_and(|l| l.order != egui::Order::Background);
+    let pointer_in_view = ctx.pointer_latest_pos().is_some_and(|p| rest.contains(p) && !over_window(p));
     claims.pointer = !pointer_in_view || ctx.egui_is_using_pointer() || ctx.any_popup_open();
     claims.keyboard = ctx.egui_wants_keyboard_input();
 
     for a in out {
         actions.write(a);
+    }
+    for a in tour_out {
+        tour_actions.write(a);
     }
     if let Some(p) = open_req {
         open.write(OpenScene(p));
@@ -241,7 +253,7 @@ fn layout(
     Ok(())
 }
 
-fn status_line(ui: &mut egui::Ui, status: &Status, now: f64) {
+fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
     let fresh = now - status.at < 8.0;
     let color = if status.error {
         palette::egui(palette::state_rgb(super::physics::ConstraintState::Violated))
@@ -253,13 +265,21 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64) {
     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
         ui.label(
             egui::RichText::new(
-                "Space play/pause · → step · ← back · R reset · 1–4 algorithm · F fit · F12 screenshot · Ctrl+Q quit · \
+                "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · F12 screenshot · Ctrl+Q quit · \
                  drag a body: spring (right-click/P pins) · drag space: pan · wheel: zoom",
             )
             .small()
             .color(egui::Color32::from_gray(140)),
         );
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            if behind {
+                ui.label(egui::RichText::new("⚠ slower than real time").strong().color(palette::egui(palette::WARN)))
+                    .on_hover_text(
+                        "The steps owed this frame took longer than the physics budget: steps were dropped so that \
+                         the window stays responsive. Lower the number of bodies, raise h or lower the speed.",
+                    );
+                ui.separator();
+            }
             // The whole message is in the tooltip (and the log) when it does not fit.
             ui.add(egui::Label::new(egui::RichText::new(&status.text).color(color)).truncate());
         });

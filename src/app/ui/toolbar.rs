@@ -9,6 +9,7 @@ use crate::app::control::LabAction;
 pub struct Toolbar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<LabAction>,
+    pub tour: &'a mut Vec<crate::app::tour::TourAction>,
 }
 
 impl Toolbar<'_, '_, '_> {
@@ -61,15 +62,22 @@ impl Toolbar<'_, '_, '_> {
                 ui.label(
                     RichText::new(format!("step {}", lab.world.steps)).monospace().color(egui::Color32::from_gray(170)),
                 );
-                ui.label(
-                    RichText::new(format!("{:.3}× real time", self.data.state.rate.value))
-                        .small()
-                        .color(egui::Color32::from_gray(150)),
-                );
+                let behind = self.data.budget.behind();
+                let color = if behind {
+                    crate::app::palette::egui(crate::app::palette::WARN)
+                } else {
+                    egui::Color32::from_gray(150)
+                };
+                ui.label(RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color))
+                    .on_hover_text("simulated seconds per wall-clock second, over the last half second");
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("📷 Screenshot").on_hover_text("F12: save a PNG in the current directory").clicked() {
                     self.actions.push(LabAction::Screenshot);
+                }
+                let tour = if self.data.tour.open { "🎓 Tour ✓" } else { "🎓 Tour" };
+                if ui.button(tour).on_hover_text("T: the guided tour of the paper, step by step").clicked() {
+                    self.tour.push(crate::app::tour::TourAction::Toggle);
                 }
                 if ui.button("Fit view").on_hover_text("F").clicked() {
                     self.actions.push(LabAction::FitView);

@@ -31,7 +31,7 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// An error about the field at `path`.
-    fn err(&self, path: &str, message: impl Into<String>) -> SceneError {
+    pub(super) fn err(&self, path: &str, message: impl Into<String>) -> SceneError {
         let pos = self.locator.locate(path);
         SceneError {
             file: self.origin.to_string(),

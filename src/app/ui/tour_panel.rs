@@ -1,0 +1,112 @@
+//! The Tour panel: a window over the world view with the tour's steps, the
+//! current step's text, what to look at, and the buttons that load a step's
+//! scene and algorithm (see [`crate::app::tour`]).
+
+use bevy_egui::egui::{self, RichText};
+
+use super::PanelData;
+use super::toolbar::algorithm_color;
+use crate::app::palette;
+use crate::app::tour::{TourAction, running_step};
+
+pub struct TourPanel<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+    pub actions: &'a mut Vec<TourAction>,
+    /// The world view: the window opens at its top-left corner.
+    pub world: egui::Rect,
+}
+
+impl TourPanel<'_, '_, '_> {
+    pub fn show(&mut self, ctx: &egui::Context) {
+        if !self.data.tour.open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new(RichText::new("🎓 Tour").strong())
+            .id(egui::Id::new("tour"))
+            .open(&mut open)
+            .default_pos(self.world.min + egui::vec2(12.0, 12.0))
+            .default_width(420.0)
+            .max_width(self.world.width().max(300.0) - 24.0)
+            .resizable(true)
+            .collapsible(true)
+            .show(ctx, |ui| self.ui(ui));
+        if !open {
+            self.actions.push(TourAction::Toggle);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui) {
+        let state = &self.data.tour;
+        let Some(tour) = &state.tour else {
+            ui.label(RichText::new("The tour file could not be read:").strong());
+            let e = state.error.clone().unwrap_or_else(|| format!("{}: not read yet", state.path.display()));
+            ui.label(
+                RichText::new(e)
+                    .monospace()
+                    .color(palette::egui(palette::state_rgb(crate::app::physics::ConstraintState::Violated))),
+            );
+            if ui.button("Read it again").clicked() {
+                self.actions.push(TourAction::Reload);
+            }
+            return;
+        };
+        let running = running_step(state, self.data.lab.as_deref());
+        let n = tour.steps.len();
+        let cur = state.current.min(n - 1);
+        ui.label(RichText::new(&tour.title).heading().strong());
+        if !tour.description.is_empty() {
+            ui.label(RichText::new(&tour.description).small().color(egui::Color32::from_gray(175)));
+        }
+        ui.add_space(4.0);
+        // The steps, one per line: click to go there.
+        for (i, s) in tour.steps.iter().enumerate() {
+            let mut text = RichText::new(&s.title);
+            if i == cur {
+                text = text.strong();
+            }
+            let label = if running == Some(i) { text.color(egui::Color32::from_rgb(140, 220, 160)) } else { text };
+            let r = ui.selectable_label(i == cur, label);
+            if r.clicked() {
+                self.actions.push(TourAction::Go(i));
+            }
+        }
+        ui.separator();
+        let step = &tour.steps[cur];
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(&step.title).size(16.0).strong());
+            if let Some(a) = step.algorithm {
+                ui.label(RichText::new(a.label()).strong().color(algorithm_color(a)));
+            }
+        });
+        ui.label(&step.text);
+        if !step.look.is_empty() {
+            ui.add_space(4.0);
+            ui.label(RichText::new("What to look at").strong().color(egui::Color32::from_rgb(150, 200, 255)));
+            for l in &step.look {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("•");
+                    ui.label(l);
+                });
+            }
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.add_enabled(cur > 0, egui::Button::new("◀ Previous")).clicked() {
+                self.actions.push(TourAction::Go(cur - 1));
+            }
+            let load = if running == Some(cur) { "⟲ Restart this step" } else { "▶ Load this step" };
+            if ui
+                .add(egui::Button::new(RichText::new(load).strong()))
+                .on_hover_text(format!("Open {} with its algorithm", step.scene.display()))
+                .clicked()
+            {
+                self.actions.push(TourAction::Go(cur));
+            }
+            if ui.add_enabled(cur + 1 < n, egui::Button::new("Next ▶")).clicked() {
+                self.actions.push(TourAction::Go(cur + 1));
+            }
+            ui.label(RichText::new(format!("{}/{n}", cur + 1)).small().color(egui::Color32::from_gray(150)));
+        });
+    }
+}
