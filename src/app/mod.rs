@@ -52,6 +52,9 @@ pub struct AppOptions {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Time shown by the plots: SECONDS (e.g. 0.02 for the paper's figure 2) or `all` (default 2).
+    #[arg(long, value_name = "SECONDS|all", value_parser = parse_plot_window)]
+    pub plot_window: Option<plots::Window>,
     /// Pause when the simulated time reaches T seconds (a scripted screenshot waits for it).
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub pause_at: Option<f64>,
@@ -81,6 +84,16 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
         let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.cli_name()).collect();
         format!("unknown algorithm `{s}` (one of {})", names.join(", "))
     })
+}
+
+fn parse_plot_window(s: &str) -> Result<plots::Window, String> {
+    if s == "all" {
+        return Ok(plots::Window::All);
+    }
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(plots::Window::Seconds(v)),
+        _ => Err(format!("bad plot window `{s}`: a positive number of seconds, or `all`")),
+    }
 }
 
 fn parse_time(s: &str) -> Result<f64, String> {
@@ -178,6 +191,7 @@ pub fn run(opts: AppOptions) -> ExitCode {
     }
     let (w, h) = opts.size;
     let speed = opts.speed;
+    let plot_window = opts.plot_window;
     let mut app = App::new();
     scene::register_sources(&mut app);
     app.add_plugins(
@@ -201,6 +215,9 @@ pub fn run(opts: AppOptions) -> ExitCode {
     physics::install_scene(app.world_mut(), first, Some(path));
     if let Some(speed) = speed {
         app.world_mut().resource_mut::<physics::StepSettings>().speed = speed;
+    }
+    if let Some(window) = plot_window {
+        app.world_mut().resource_mut::<ui::UiState>().plots.window = window;
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
