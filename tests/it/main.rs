@@ -7,6 +7,7 @@
 mod common;
 mod drag;
 mod physics;
+mod readme;
 mod scenes;
 mod timeline;
 mod tour;
