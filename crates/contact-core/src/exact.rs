@@ -27,15 +27,19 @@
 //! it stops decreasing for three rounds, one index at a time moves (Murty's
 //! rule on the last one). A tiny relative `ε = 1e-10` on the diagonal keeps
 //! dependent rows solvable. In floating point block moves can still cycle on
-//! nearly dependent rows: an island not settled after 12 rounds is solved again
-//! from nothing by Dantzig's principal pivoting (Baraff 1994), one index at a
-//! time with a ratio test that keeps `λ_C ≥ 0` and `a_N ≥ 0` all along, which
-//! always ends.
+//! nearly dependent rows: an island not settled after 40 rounds is shrunk to a
+//! feasible clamped set (`λ_C ≥ 0`) and finished by Dantzig's principal
+//! pivoting (Baraff 1994), one index at a time with a ratio test that keeps
+//! `λ_C ≥ 0` and `a_N ≥ 0` all along, which always ends.
 //!
 //! Two things make it cheap on a pile:
 //! * **warm start**: `C` starts from the inequalities handled at the previous
 //!   step (kept by key, [`crate::contacts`]); on a settled pile it is already the
-//!   answer, and one round (one factorization) confirms it;
+//!   answer, and one round (one factorization) confirms it. The first round
+//!   accepts it with a slack on the free rows, `a_N ≥ −tol.active/τ²`
+//!   ([`SolveContext::warm_slack`]): a hyperstatic pile's previous set misses
+//!   rows by round-off-sized tendencies at every step, which are not worth ~80
+//!   pivots;
 //! * **islands**: rows that share no body, directly or through other rows, are
 //!   independent problems ([`SchurGraph::islands`]): an island that has
 //!   converged is not solved again while another still pivots.
@@ -87,7 +91,10 @@ pub struct Lcp {
 /// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
 /// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
 /// `warm[i]`: start with inequality `i` clamped.
-pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64) -> Lcp {
+/// A warm start is accepted as it is when no clamped `λ` is negative and no free
+/// `a_i` is below `-warm_slack` (see [`SolveContext::warm_slack`]); past that, and
+/// in every later round, `a_i ≥ -tol`.
+pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64, warm_slack: f64) -> Lcp {
     let m = b.len();
     let eps = REGULARIZATION * graph.diag.iter().fold(0.0_f64, |x, y| x.max(*y)).max(1e-300);
     let island = graph.islands();
@@ -105,7 +112,7 @@ pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: 
         rounds: Vec::new(),
         capped: false,
     };
-    let mut work = Work { graph, b, neq, eps, tol, da: vec![0.0; m] };
+    let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m] };
     let cold = !warm.iter().any(|w| *w);
     for idx in &members {
         if cold || !work.block(&mut lp, idx) {
@@ -135,6 +142,8 @@ struct Work<'a> {
     neq: usize,
     eps: f64,
     tol: f64,
+    /// The tolerance on `a_N` of a warm start's first round.
+    warm_slack: f64,
     /// Scratch for `Δa`.
     da: Vec<f64>,
 }
@@ -194,15 +203,16 @@ impl Work<'_> {
     /// it did not converge within [`BLOCK_ROUNDS`].
     fn block(&mut self, lp: &mut Lcp, idx: &[usize]) -> bool {
         let (mut best, mut tries) = (usize::MAX, BLOCK_TRIES);
-        for _ in 0..BLOCK_ROUNDS {
+        for round in 0..BLOCK_ROUNDS {
             self.solve_clamped(lp, idx);
+            let tol = if round == 0 { self.warm_slack } else { self.tol };
             let clamped = self.clamped_list(lp);
             let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
             let infeasible: Vec<usize> = idx
                 .iter()
                 .copied()
                 .filter(|&i| {
-                    i >= self.neq && if lp.clamped[i] { lp.lambda[i] < -1e-12 * scale } else { lp.a[i] < -self.tol }
+                    i >= self.neq && if lp.clamped[i] { lp.lambda[i] < -1e-12 * scale } else { lp.a[i] < -tol }
                 })
                 .collect();
             if infeasible.is_empty() {
@@ -382,7 +392,7 @@ impl ActiveSetSolver for Exact {
         let b = p.rhs(&cand, &p.accelerations(&[]));
         // Warm start: the inequalities handled at the previous step.
         let warm: Vec<bool> = cand.iter().enumerate().map(|(i, &k)| i >= neq && set.handled[k]).collect();
-        let lcp = solve_lcp(&graph, &b, neq, &warm, ctx.tol.tendency);
+        let lcp = solve_lcp(&graph, &b, neq, &warm, ctx.tol.tendency, ctx.warm_slack);
         trace.capped = lcp.capped;
         for round in &lcp.rounds {
             trace.iterations.push(Iteration {
@@ -426,7 +436,7 @@ impl ActiveSetSolver for Exact {
             } else if lcp.clamped[i] {
                 exact.lambda[k] >= 0.0
             } else {
-                p.tendency(k, &exact.qdd) >= -ctx.tol.tendency
+                p.tendency(k, &exact.qdd) >= -ctx.tol.tendency.max(ctx.warm_slack)
             }
         });
         if complementary && exact.residual <= 1e-9 * (1.0 + exact.qdd.iter().fold(0.0, |m: f64, v| m.max(v.abs()))) {
@@ -460,11 +470,11 @@ mod tests {
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0; 4]);
         let b = [1.0, -0.5, 2.0];
-        let cold = solve_lcp(&g, &b, 0, &[], 1e-12);
+        let cold = solve_lcp(&g, &b, 0, &[], 1e-12, 0.0);
         assert!(!cold.capped);
-        let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12);
+        let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12, 0.0);
         assert_eq!(warm.rounds.len(), 1);
-        let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12);
+        let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12, 0.0);
         for l in [&warm, &wrong] {
             for i in 0..3 {
                 assert!((l.lambda[i] - cold.lambda[i]).abs() < 1e-9);

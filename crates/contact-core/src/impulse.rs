@@ -116,7 +116,7 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool], h: f64) ->
                     },
                 )
                 .collect();
-            impulse = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS).lambda;
+            impulse = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS, 0.0).lambda;
         }
         ImpulseMode::Sequential => {
             let m = rows.len();

@@ -268,7 +268,9 @@ impl World {
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
             let active = self.active_flags(&mut problem, remaining);
-            let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol };
+            let tau = self.settings.tau;
+            let warm_slack = self.settings.tol.active / (tau * tau);
+            let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol, warm_slack };
             let mut trace = crate::trace::Trace::new(algorithm);
             let sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
             solves += trace.solves();

@@ -130,7 +130,7 @@ static AGREED: AtomicUsize = AtomicUsize::new(0);
 fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
     let cp = contact_problem(p);
     let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack: 0.0 };
     let mut set = ActiveSet::new(p.rows.len());
     for k in p.neq..p.rows.len() {
         set.handled[k] = warm.get(k).copied().unwrap_or(false);
@@ -204,7 +204,7 @@ fn nearly_parallel_rows_regression() {
     };
     let cp = contact_problem(&p);
     let active = [false, true, true, true];
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack: 0.0 };
     let mut set = ActiveSet::new(4);
     let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut Trace::new(Algorithm::Exact));
     let expected = oracle(&p).unwrap();
