@@ -18,7 +18,7 @@ struct Row {
 pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let scene = load(&args.scene, args.balls)?;
     let duration = args.duration.unwrap_or(scene.duration);
-    let steps = step_count(duration, scene.dt);
+    let steps = step_count(duration, scene.dt)?;
     let bar = progress(steps * Algorithm::ALL.len() as u64, &scene.name);
     let mut rows = Vec::new();
     for algorithm in Algorithm::ALL {

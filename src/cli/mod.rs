@@ -173,6 +173,8 @@ pub enum CliError {
     Output { path: PathBuf, error: String },
     /// The simulation produced a non-finite state.
     Diverged { t: f64 },
+    /// `duration / h` is past [`sim::MAX_STEPS`].
+    TooManySteps { steps: f64, duration: f64, dt: f64 },
 }
 
 impl fmt::Display for CliError {
@@ -181,6 +183,15 @@ impl fmt::Display for CliError {
             CliError::Scene(e) => write!(f, "{e}"),
             CliError::Output { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
             CliError::Diverged { t } => write!(f, "the state became non-finite at t = {t} s"),
+            CliError::TooManySteps { steps, duration, dt } => write!(
+                f,
+                "{} s at h = {} s is {} steps, more than the {} a headless run takes: \
+                 shorten --duration or raise --dt",
+                short(*duration),
+                short(*dt),
+                short(*steps),
+                short(sim::MAX_STEPS)
+            ),
         }
     }
 }
@@ -217,6 +228,19 @@ pub fn execute(cmd: Command) -> ExitCode {
 }
 
 /// A write to the report stream; a closed stdout is not worth a panic.
+/// `5`, `0.001`, `1e21`, `1e-12`: plain in [1e-3, 1e6), else scientific with
+/// at most 4 significant digits.
+fn short(v: f64) -> String {
+    if v == 0.0 || (1e-3..1e6).contains(&v.abs()) {
+        return format!("{v}");
+    }
+    let s = format!("{v:.3e}");
+    match s.split_once('e') {
+        Some((m, e)) => format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.')),
+        None => s,
+    }
+}
+
 fn io_err(e: std::io::Error) -> CliError {
     CliError::Output { path: PathBuf::from("<stdout>"), error: e.to_string() }
 }

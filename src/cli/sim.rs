@@ -8,9 +8,29 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::CliError;
 
-/// Number of steps of length `dt` that cover `duration` (at least one).
-pub fn step_count(duration: f64, dt: f64) -> u64 {
-    ((duration / dt) * (1.0 - 1e-12)).ceil().max(1.0) as u64
+/// The most steps a headless run takes (a day of wall time at 1 µs a step).
+pub const MAX_STEPS: f64 = 1e8;
+
+/// Number of steps of length `dt` that cover `duration` (at least one); an
+/// error past [`MAX_STEPS`], before anything runs.
+pub fn step_count(duration: f64, dt: f64) -> Result<u64, CliError> {
+    let n = ((duration / dt) * (1.0 - 1e-12)).ceil().max(1.0);
+    if !(n <= MAX_STEPS) {
+        return Err(CliError::TooManySteps { steps: n, duration, dt });
+    }
+    Ok(n as u64)
+}
+
+/// A warning for settings known to be unstable: Baumgarte's eq. (5) with
+/// `τ < h` overshoots under an explicit step (the correction of one step is
+/// larger than the error it corrects).
+pub fn stability_warning(tau: f64, h: f64) -> Option<String> {
+    (tau < h).then(|| {
+        format!(
+            "warning: τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots with an explicit step \
+             and the run may diverge; use τ ≥ h (τ ≈ 10 h is the usual choice)"
+        )
+    })
 }
 
 /// A value and where it happened.

@@ -169,3 +169,36 @@ fn the_command_line_keeps_the_app_entry_points() {
     let cli = Cli::try_parse_from(["contact-lab", "compare", "s.ron", "--duration", "3"]).unwrap();
     assert!(matches!(cli.command, Some(Command::Compare(CompareArgs { duration: Some(3.0), .. }))));
 }
+
+/// An absurd step count is refused before anything runs, with a message that
+/// says why and what to change (it used to sit silent until killed).
+#[test]
+fn absurd_step_counts_are_refused_at_once() {
+    let args = RunArgs { duration: Some(1e9), dt: Some(1e-12), ..run_args(scene("wedge.ron")) };
+    let mut out = Vec::new();
+    let start = std::time::Instant::now();
+    let err = run(&args, &mut out).expect_err("refused");
+    assert!(matches!(err, CliError::TooManySteps { .. }));
+    let msg = err.to_string();
+    assert!(msg.contains("1e21 steps") && msg.contains("--duration") && msg.contains("--dt"), "{msg}");
+    assert!(out.is_empty(), "nothing ran");
+    assert!(start.elapsed().as_secs() < 60, "refused before stepping");
+    // The limit itself: 1e8 steps pass, one more does not.
+    assert_eq!(sim::step_count(1e5, 1e-3).unwrap(), 100_000_000);
+    assert!(sim::step_count(1e5 + 1e-3, 1e-3).is_err());
+    assert!(sim::step_count(f64::INFINITY, 1e-3).is_err());
+}
+
+/// τ below h (Baumgarte overshoots with an explicit step) is warned about
+/// before the run, with the rule to follow; τ ≥ h is not.
+#[test]
+fn a_tau_below_h_is_warned_about() {
+    let mut out = Vec::new();
+    let args = RunArgs { duration: Some(0.005), tau: Some(1e-4), ..run_args(scene("wedge.ron")) };
+    run(&args, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("warning: τ = 1e-4 s is below h = 1e-3 s") && text.contains("use τ ≥ h"), "{text}");
+    let mut out = Vec::new();
+    run(&RunArgs { duration: Some(0.005), tau: Some(1e-3), ..run_args(scene("wedge.ron")) }, &mut out).unwrap();
+    assert!(!String::from_utf8(out).unwrap().contains("warning"));
+}
