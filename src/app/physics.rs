@@ -23,7 +23,7 @@
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use contact_core::scene::{PlotPreset, Scene, ViewBox};
-use contact_core::{Algorithm, BodyKind, Geometry, Snapshot, StepReport, World};
+use contact_core::{Algorithm, BodyKind, Geometry, Snapshot, StepReport, StepStatus, World};
 
 /// The chained sets of one fixed step, in order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -427,10 +427,36 @@ pub fn gather_bodies(lab: Option<ResMut<Lab>>, bodies: Query<(&LabBody, &Coords)
     }
 }
 
-/// Step: one call of the core.
-pub fn step_world(lab: Option<ResMut<Lab>>, settings: Res<StepSettings>) {
+/// Step: one call of the core. A step that diverges
+/// ([`contact_core::StepStatus::Diverged`]) is undone: the state before it is
+/// restored, the clock pauses and the status bar says why (the same sentence
+/// as the CLI's).
+pub fn step_world(
+    lab: Option<ResMut<Lab>>,
+    settings: Res<StepSettings>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
+    status: Option<ResMut<super::control::Status>>,
+    real: Res<Time<Real>>,
+) {
     let Some(mut lab) = lab else { return };
+    let before = lab.world.snapshot();
     let report = lab.world.step(settings.h);
+    if let StepStatus::Diverged { constraint, cause } = &report.status {
+        let name = constraint.and_then(|k| lab.constraint_names.get(k).cloned());
+        let msg = format!(
+            "Diverged at t = {:.4} s{}: {cause}. The last good state is restored and the clock paused.",
+            report.t,
+            name.map(|n| format!(" (worst constraint {n})")).unwrap_or_default()
+        );
+        lab.world.restore(&before);
+        virt.pause();
+        fixed.discard_overstep(std::time::Duration::MAX);
+        if let Some(mut status) = status {
+            status.warn(real.elapsed_secs_f64(), msg);
+        }
+        return;
+    }
     lab.report = Some(report);
 }
 

@@ -171,8 +171,8 @@ pub enum CliError {
     Scene(SceneError),
     /// An output file could not be written.
     Output { path: PathBuf, error: String },
-    /// The simulation produced a non-finite state.
-    Diverged { t: f64 },
+    /// A step diverged ([`contact_core::StepStatus::Diverged`]).
+    Diverged { step: u64, t: f64, constraint: Option<String>, cause: String },
     /// `duration / h` is past [`sim::MAX_STEPS`].
     TooManySteps { steps: f64, duration: f64, dt: f64 },
 }
@@ -182,7 +182,13 @@ impl fmt::Display for CliError {
         match self {
             CliError::Scene(e) => write!(f, "{e}"),
             CliError::Output { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
-            CliError::Diverged { t } => write!(f, "the state became non-finite at t = {t} s"),
+            CliError::Diverged { step, t, constraint, cause } => {
+                write!(f, "the simulation diverged at step {step} (t = {t} s")?;
+                if let Some(c) = constraint {
+                    write!(f, ", worst constraint {c}")?;
+                }
+                write!(f, "): {cause}; the CSV files hold the steps up to it")
+            }
             CliError::TooManySteps { steps, duration, dt } => write!(
                 f,
                 "{} s at h = {} s is {} steps, more than the {} a headless run takes: \

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use contact_core::{ConstraintKind, StepReport, World};
+use contact_core::{ConstraintKind, StepReport, StepStatus, World};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::CliError;
@@ -111,8 +111,15 @@ pub fn simulate(
         let clock = Instant::now();
         let report = world.step(dt);
         stats.wall += clock.elapsed();
-        if !world.state.q.iter().chain(&world.state.qd).all(|v| v.is_finite()) {
-            return Err(CliError::Diverged { t: report.t });
+        if let StepStatus::Diverged { constraint, cause } = &report.status {
+            // What the step produced is written (the CSV row, its events), then the run stops.
+            each(world, &report)?;
+            return Err(CliError::Diverged {
+                step: world.steps,
+                t: report.t,
+                constraint: constraint.map(|k| world.model.constraints[k].name.clone()),
+                cause: cause.clone(),
+            });
         }
         stats.steps += 1;
         stats.events += report.events.len();

@@ -202,3 +202,21 @@ fn a_tau_below_h_is_warned_about() {
     run(&RunArgs { duration: Some(0.005), tau: Some(1e-3), ..run_args(scene("wedge.ron")) }, &mut out).unwrap();
     assert!(!String::from_utf8(out).unwrap().contains("warning"));
 }
+
+/// τ = 1e-9 on the wedge used to reach y ≈ 6e301 m and exit 0 with 971
+/// repeated CSV rows: the run now stops at the diverged step with its time,
+/// constraint and cause, and keeps the CSV rows up to it.
+#[test]
+fn a_diverging_run_stops_names_the_step_and_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("w.csv");
+    let args = RunArgs { tau: Some(1e-9), csv: Some(csv_path.clone()), ..run_args(scene("wedge.ron")) };
+    let err = run(&args, &mut Vec::new()).expect_err("diverges");
+    let CliError::Diverged { step, t, ref constraint, ref cause } = err else { panic!("{err}") };
+    assert!(step < 100 && (t - step as f64 * 1e-3).abs() < 1e-9, "step {step}, t {t}");
+    assert!(constraint.is_some());
+    assert!(cause.contains("τ = 1e-9 s is below h = 1e-3 s") && cause.contains("use τ ≥ h"), "{cause}");
+    let rows = csv::Reader::from_path(&csv_path).unwrap().records().count() as u64;
+    assert_eq!(rows, step, "one CSV row per step taken, none repeated");
+    assert!(err.to_string().contains(&format!("diverged at step {step}")), "{err}");
+}

@@ -146,3 +146,29 @@ fn a_spent_budget_drops_the_backlog_but_keeps_one_step_per_frame() {
     app.update();
     assert_eq!(steps(&app), before + 10);
 }
+
+/// A diverging step in the app (τ far below h) is undone: the last good state
+/// comes back, the clock pauses and the status bar gives the cause.
+#[test]
+fn a_diverging_step_restores_the_last_good_state_and_pauses() {
+    let scene = scene("wedge.ron");
+    let mut app = headless(&scene);
+    app.update();
+    app.world_mut().resource_mut::<Lab>().world.settings.tau = 1e-9;
+    for _ in 0..200 {
+        app.update();
+        if app.world().resource::<bevy::prelude::Time<bevy::prelude::Virtual>>().is_paused() {
+            break;
+        }
+    }
+    assert!(app.world().resource::<bevy::prelude::Time<bevy::prelude::Virtual>>().is_paused(), "paused");
+    let lab = app.world().resource::<Lab>();
+    let speed = lab.world.state.qd.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    assert!(speed <= contact_core::world::DIVERGED_SPEED, "the state before the diverged step: {speed}");
+    let status = app.world().resource::<contact_lab::app::control::Status>();
+    assert!(status.error && status.text.contains("Diverged") && status.text.contains("use τ ≥ h"), "{}", status.text);
+    // Paused: no further step.
+    let steps_now = steps(&app);
+    app.update();
+    assert_eq!(steps(&app), steps_now);
+}

@@ -41,4 +41,4 @@ pub use impulse::ImpulseMode;
 pub use kkt::{ContactProblem, KktSolution};
 pub use model::{Model, State};
 pub use trace::{Reason, Trace};
-pub use world::{Integrator, Settings, Snapshot, StepReport, World};
+pub use world::{Integrator, Settings, Snapshot, StepReport, StepStatus, World};

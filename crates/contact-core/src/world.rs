@@ -73,9 +73,31 @@ impl Default for Settings {
     }
 }
 
+/// Past these a step is reported as diverged: no scene of the lab moves a body
+/// faster than [`DIVERGED_SPEED`] or violates a constraint by [`DIVERGED_VIOLATION`].
+pub const DIVERGED_SPEED: f64 = 1e4;
+/// See [`DIVERGED_SPEED`] (m).
+pub const DIVERGED_VIOLATION: f64 = 10.0;
+
+/// Whether a step produced a state worth going on from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepStatus {
+    Ok,
+    /// No finite state (the state was left as it was before the step), or a
+    /// speed past [`DIVERGED_SPEED`] or a violation past [`DIVERGED_VIOLATION`].
+    Diverged {
+        /// The constraint violated most at the end of the step, if any.
+        constraint: Option<usize>,
+        /// What went wrong and the likely cause, in a sentence.
+        cause: String,
+    },
+}
+
 /// What happened during one call of [`World::step`].
 #[derive(Clone, Debug)]
 pub struct StepReport {
+    /// [`StepStatus::Ok`], or why the run should stop here.
+    pub status: StepStatus,
     /// Time at the end of the step.
     pub t: f64,
     pub h: f64,
@@ -314,7 +336,9 @@ impl World {
             .filter(|&k| last_handled[k] && problem.kinds[k] == crate::ConstraintKind::Inequality)
             .map(|k| sol.lambda[k])
             .min_by(f64::total_cmp);
+        let status = self.divergence(&g, &problem.kinds, max_violation, sol.qdd.iter().all(|v| v.is_finite()), h);
         StepReport {
+            status,
             t: self.state.t,
             h,
             algorithm,
@@ -332,6 +356,42 @@ impl World {
             events,
             traces,
         }
+    }
+}
+
+impl World {
+    /// [`StepStatus`] of the step that just ended (see [`DIVERGED_SPEED`]).
+    fn divergence(
+        &self,
+        g: &[f64],
+        kinds: &[crate::ConstraintKind],
+        max_violation: f64,
+        solved: bool,
+        h: f64,
+    ) -> StepStatus {
+        let speed =
+            self.state.qd.iter().fold(0.0_f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY });
+        let finite = solved && self.state.q.iter().all(|v| v.is_finite()) && speed.is_finite();
+        if finite && speed <= DIVERGED_SPEED && max_violation <= DIVERGED_VIOLATION {
+            return StepStatus::Ok;
+        }
+        let violation = |k: usize| if kinds[k] == crate::ConstraintKind::Inequality { -g[k] } else { g[k].abs() };
+        let constraint =
+            (0..g.len()).filter(|&k| violation(k).is_finite()).max_by(|&a, &b| violation(a).total_cmp(&violation(b)));
+        let what = if !finite {
+            "no finite state (the step was not taken)".to_string()
+        } else if speed > DIVERGED_SPEED {
+            format!("a speed of {speed:.3e} m/s, past {DIVERGED_SPEED:e}")
+        } else {
+            format!("a violation of {max_violation:.3e} m, past {DIVERGED_VIOLATION} m")
+        };
+        let tau = self.settings.tau;
+        let why = if tau < h {
+            format!("τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots; use τ ≥ h")
+        } else {
+            format!("h = {h:e} s may be too large for this scene, or a force too strong; try a smaller h or a larger τ")
+        };
+        StepStatus::Diverged { constraint, cause: format!("{what}; {why}") }
     }
 }
 

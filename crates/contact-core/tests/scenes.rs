@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use contact_core::scene::{self, Overrides, Scene, SceneError};
-use contact_core::{Algorithm, ImpulseMode};
+use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
 const BUILT_IN: [&str; 7] = [
     "wedge.ron",
@@ -110,6 +110,7 @@ fn every_built_in_scene_runs_5_s_under_every_algorithm_and_impulse_mode() {
                     let finite =
                         w.state.q.iter().chain(&w.state.qd).chain(&r.lambda).chain(&r.g).all(|v| v.is_finite());
                     assert!(finite, "{name} {algorithm:?} {mode:?}: non-finite at t = {}", w.state.t);
+                    assert_eq!(r.status, StepStatus::Ok, "{name} {algorithm:?} {mode:?} at t = {}", w.state.t);
                 }
                 assert!((w.state.t - 5.0).abs() < 1e-6, "{name} {algorithm:?} {mode:?}: t = {}", w.state.t);
             }
@@ -474,4 +475,17 @@ fn a_settled_pile_keeps_its_handled_set_under_exact() {
     assert_eq!(events, 0);
     assert!(solves <= 300 * 8, "{} solves a step", solves as f64 / 300.0);
     assert!(worst <= w.settings.tol.active, "penetration {worst:e}");
+}
+
+/// A step past the divergence bounds says so, with the likely cause: the wedge
+/// under τ = 1e-9 s with h = 1e-3 s blows up within a few steps.
+#[test]
+fn a_diverging_step_reports_its_cause() {
+    let mut w = load("wedge.ron", &Overrides::default()).world;
+    w.settings.tau = 1e-9;
+    let status = (0..1000).map(|_| w.step(1e-3).status).find(|s| *s != StepStatus::Ok).expect("diverges");
+    let StepStatus::Diverged { constraint, cause } = status else { unreachable!() };
+    assert!(constraint.is_some());
+    assert!(cause.contains("below h") && cause.contains("use τ ≥ h"), "{cause}");
+    assert!(w.steps < 100, "caught early: step {}", w.steps);
 }
