@@ -126,6 +126,15 @@ pub struct SparseRow {
 }
 
 impl SparseRow {
+    /// A row from its `(column, value)` entries (at most four distinct columns).
+    pub fn from_entries(entries: &[(usize, f64)]) -> Self {
+        let mut r = SparseRow::default();
+        for &(c, v) in entries {
+            r.push(c, v);
+        }
+        r
+    }
+
     /// Adds `value` at `column` (merging with an existing entry of the same column).
     pub fn push(&mut self, column: usize, value: f64) {
         if let Some(e) = self.entries[..self.len].iter_mut().find(|e| e.0 == column) {

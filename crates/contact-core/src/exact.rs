@@ -453,20 +453,16 @@ mod tests {
     use super::*;
     use crate::constraint::SparseRow;
 
-    fn row(entries: &[(usize, f64)]) -> SparseRow {
-        let mut r = SparseRow::default();
-        for (c, v) in entries {
-            r.push(*c, *v);
-        }
-        r
-    }
-
     /// A warm start at the answer takes one round; a cold one takes more and
     /// lands on the same `λ`; a wrong warm start (a row that must leave) is mended.
     #[test]
     fn warm_starts_take_one_round_and_reach_the_same_answer() {
         // A chain of three contacts on four coordinates, pushed together.
-        let rows = [row(&[(0, 1.0), (1, -1.0)]), row(&[(1, 1.0), (2, -1.0)]), row(&[(2, 1.0), (3, -1.0)])];
+        let rows = [
+            SparseRow::from_entries(&[(0, 1.0), (1, -1.0)]),
+            SparseRow::from_entries(&[(1, 1.0), (2, -1.0)]),
+            SparseRow::from_entries(&[(2, 1.0), (3, -1.0)]),
+        ];
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0; 4]);
         let b = [1.0, -0.5, 2.0];

@@ -116,23 +116,38 @@ impl std::error::Error for SceneError {}
 
 /// Reads and checks the scene file at `path`.
 pub fn load(path: &Path, ov: &Overrides) -> Result<Scene, SceneError> {
-    let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SceneError {
-        file: origin.clone(),
-        line: None,
-        column: None,
-        field: None,
-        message: format!("cannot read the scene file: {e}"),
-    })?;
+    let (text, origin) = read(path, "scene")?;
     parse(&text, &origin, ov)
 }
 
 /// Parses and checks a scene from its text; `origin` names it in errors.
 pub fn parse(text: &str, origin: &str, ov: &Overrides) -> Result<Scene, SceneError> {
+    let (file, locator) = from_ron::<schema::SceneFile>(text, origin)?;
+    build::build(file, ov, &build::Ctx { origin, locator: &locator })
+}
+
+/// The text of a `what` file (scene, tour) and its name for errors.
+fn read(path: &Path, what: &str) -> Result<(String, String), SceneError> {
+    let origin = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((text, origin)),
+        Err(e) => Err(SceneError {
+            file: origin,
+            line: None,
+            column: None,
+            field: None,
+            message: format!("cannot read the {what} file: {e}"),
+        }),
+    }
+}
+
+/// Deserializes a RON file (bare optional values allowed) and locates its
+/// values, so later checks can point at them.
+fn from_ron<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<(T, spans::Locator), SceneError> {
     let locator = spans::Locator::new(text);
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let file: schema::SceneFile = options.from_str(text).map_err(|e| build::ron_error(&e, origin, &locator))?;
-    build::build(file, ov, &build::Ctx { origin, locator: &locator })
+    let value = options.from_str(text).map_err(|e| build::ron_error(&e, origin, &locator))?;
+    Ok((value, locator))
 }
 
 /// Every series name a plot of `model` may use (see [`PlotPreset`]).

@@ -284,24 +284,16 @@ impl Envelope {
 mod tests {
     use super::*;
 
-    fn row(entries: &[(usize, f64)]) -> SparseRow {
-        let mut r = SparseRow::default();
-        for (c, v) in entries {
-            r.push(*c, *v);
-        }
-        r
-    }
-
     /// The envelope factor solves `A x = b` like a dense solve, and rejects a
     /// dependent row (a sum of two others) without disturbing the rest.
     #[test]
     fn envelope_solves_and_rejects_dependent_rows() {
         let rows = [
-            row(&[(0, 1.0), (1, 0.5)]),
-            row(&[(1, 1.0), (2, -1.0)]),
-            row(&[(2, 2.0), (3, 1.0)]),
-            row(&[(0, 1.0), (1, 1.5), (2, -1.0)]), // rows[0] + rows[1]
-            row(&[(3, 1.0), (4, 1.0)]),
+            SparseRow::from_entries(&[(0, 1.0), (1, 0.5)]),
+            SparseRow::from_entries(&[(1, 1.0), (2, -1.0)]),
+            SparseRow::from_entries(&[(2, 2.0), (3, 1.0)]),
+            SparseRow::from_entries(&[(0, 1.0), (1, 1.5), (2, -1.0)]), // rows[0] + rows[1]
+            SparseRow::from_entries(&[(3, 1.0), (4, 1.0)]),
         ];
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let minv = [1.0, 0.5, 2.0, 1.0, 0.25];
@@ -327,11 +319,11 @@ mod tests {
     #[test]
     fn removing_a_row_equals_factoring_without_it() {
         let rows = [
-            row(&[(0, 1.0), (1, 0.5)]),
-            row(&[(1, 1.0), (2, -1.0)]),
-            row(&[(2, 2.0), (3, 1.0)]),
-            row(&[(3, 1.0), (4, 1.0)]),
-            row(&[(0, -1.0), (4, 0.3)]),
+            SparseRow::from_entries(&[(0, 1.0), (1, 0.5)]),
+            SparseRow::from_entries(&[(1, 1.0), (2, -1.0)]),
+            SparseRow::from_entries(&[(2, 2.0), (3, 1.0)]),
+            SparseRow::from_entries(&[(3, 1.0), (4, 1.0)]),
+            SparseRow::from_entries(&[(0, -1.0), (4, 0.3)]),
         ];
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0, 0.5, 2.0, 1.0, 0.25]);
@@ -349,7 +341,12 @@ mod tests {
 
     #[test]
     fn rows_without_shared_coordinates_are_separate_islands() {
-        let rows = [row(&[(0, 1.0)]), row(&[(2, 1.0)]), row(&[(0, 1.0), (1, 1.0)]), row(&[(3, 1.0)])];
+        let rows = [
+            SparseRow::from_entries(&[(0, 1.0)]),
+            SparseRow::from_entries(&[(2, 1.0)]),
+            SparseRow::from_entries(&[(0, 1.0), (1, 1.0)]),
+            SparseRow::from_entries(&[(3, 1.0)]),
+        ];
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0; 4]);
         assert_eq!(g.islands(), vec![0, 1, 0, 2]);

@@ -26,8 +26,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::build::{Ctx, ron_error};
-use super::spans::Locator;
+use super::build::Ctx;
 use super::{Overrides, SceneError};
 use crate::algorithm::Algorithm;
 
@@ -38,8 +37,6 @@ pub struct Tour {
     /// A paragraph shown above the steps.
     pub description: String,
     pub steps: Vec<TourStep>,
-    /// The file it was read from.
-    pub path: PathBuf,
 }
 
 /// One stop of a tour.
@@ -91,26 +88,14 @@ struct StepSpec {
 
 /// Reads and checks the tour at `path`, and loads each step's scene.
 pub fn load(path: &Path) -> Result<Tour, SceneError> {
-    let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SceneError {
-        file: origin.clone(),
-        line: None,
-        column: None,
-        field: None,
-        message: format!("cannot read the tour file: {e}"),
-    })?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tour = parse(&text, &origin, dir)?;
-    tour.path = path.to_path_buf();
-    Ok(tour)
+    let (text, origin) = super::read(path, "tour")?;
+    parse(&text, &origin, path.parent().unwrap_or(Path::new(".")))
 }
 
 /// Parses and checks a tour from its text; `origin` names it in errors and
 /// scene paths are resolved against `dir`.
 pub fn parse(text: &str, origin: &str, dir: &Path) -> Result<Tour, SceneError> {
-    let locator = Locator::new(text);
-    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let file: TourFile = options.from_str(text).map_err(|e| ron_error(&e, origin, &locator))?;
+    let (file, locator) = super::from_ron::<TourFile>(text, origin)?;
     let cx = Ctx { origin, locator: &locator };
     if file.title.trim().is_empty() {
         return Err(cx.err("title", "the tour needs a title"));
@@ -135,16 +120,16 @@ pub fn parse(text: &str, origin: &str, dir: &Path) -> Result<Tour, SceneError> {
             TourStep { title: s.title, scene, algorithm: s.algorithm, balls: s.balls, text: s.text, look: s.look };
         // The step's scene must load: its own error, reported at this step.
         if let Err(e) = super::load(&step.scene, &step.overrides()) {
-            let message = if step.scene.is_file() {
-                format!("the scene does not load: {e}")
+            let (field, message) = if !step.scene.is_file() {
+                ("scene", format!("no scene file `{}` (paths are relative to the tour file)", step.scene.display()))
             } else {
-                format!("no scene file `{}` (paths are relative to the tour file)", step.scene.display())
+                (if step.balls.is_some() { "balls" } else { "scene" }, format!("the scene does not load: {e}"))
             };
-            return Err(cx.err(&at(if s.balls.is_some() && step.scene.is_file() { "balls" } else { "scene" }), message));
+            return Err(cx.err(&at(field), message));
         }
         steps.push(step);
     }
-    Ok(Tour { title: file.title, description: file.description, steps, path: PathBuf::from(origin) })
+    Ok(Tour { title: file.title, description: file.description, steps })
 }
 
 /// `a/b/../c/./d` → `a/c/d`, without touching the file system (a scene path
