@@ -127,10 +127,9 @@ pub fn simulate(
         let constraints = &world.model.constraints;
         let name = |k: usize| Some(constraints[k].name.clone());
         for (k, g) in report.g.iter().enumerate() {
-            let (violation, penetration) = match constraints[k].kind {
-                ConstraintKind::Inequality => ((-g).max(0.0), (-g).max(0.0)),
-                ConstraintKind::Equality => (g.abs(), 0.0),
-            };
+            let kind = constraints[k].kind;
+            let violation = kind.violation(*g);
+            let penetration = if kind == ConstraintKind::Inequality { violation } else { 0.0 };
             if violation > stats.max_violation.value {
                 stats.max_violation = Extreme { value: violation, t: report.t, constraint: name(k) };
             }

@@ -30,6 +30,17 @@ pub enum ConstraintKind {
     Inequality,
 }
 
+impl ConstraintKind {
+    /// How far `g` is outside what the constraint allows: `|g|` for an
+    /// equality, `max(0, −g)` (the penetration) for an inequality.
+    pub fn violation(self, g: f64) -> f64 {
+        match self {
+            ConstraintKind::Equality => g.abs(),
+            ConstraintKind::Inequality => (-g).max(0.0),
+        }
+    }
+}
+
 /// The geometric meaning of a constraint.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {

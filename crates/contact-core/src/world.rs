@@ -319,11 +319,7 @@ impl World {
             break (problem, sol, g_trial);
         };
         self.steps += 1;
-        let max_violation = g
-            .iter()
-            .zip(&problem.kinds)
-            .map(|(g, k)| if *k == crate::ConstraintKind::Inequality { (-g).max(0.0) } else { g.abs() })
-            .fold(0.0, f64::max);
+        let max_violation = g.iter().zip(&problem.kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
         let handled: Vec<bool> = (0..g.len())
             .map(|k| self.active_set.handled[k] || problem.kinds[k] == crate::ConstraintKind::Equality)
             .collect();
