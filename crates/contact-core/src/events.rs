@@ -155,7 +155,7 @@ pub(crate) fn touching_impact(world: &mut World, earlier: &[Event], h: f64) -> O
             let v = rows[k].row.dot(qd);
             world.model.constraints[k].is_inequality()
                 && rows[k].g <= set.tol.active
-                && v < -set.tol.separating
+                && v < -crate::world::RESTING_SPEED
                 && !world.speculative(rows[k].g, v, 0.0, h)
         })
         .collect();

@@ -403,6 +403,6 @@ pub fn complementarity_error(problem: &ContactProblem, active: &[bool], sol: &Kk
 const SPECULATIVE_SPEED: f64 = 10.0;
 /// Below this approach speed (m/s) a touching contact rests: Baumgarte keeps it
 /// (it could sink by `v τ`, 1e-11 m at most).
-const RESTING_SPEED: f64 = 1e-9;
+pub(crate) const RESTING_SPEED: f64 = 1e-9;
 /// The contact acceleration a speculative band allows for, in m/s².
 const SPECULATIVE_ACCELERATION: f64 = 100.0;
