@@ -1,15 +1,17 @@
 //! The mouse on the world: drag a body with a spring, drag the tip of a constant
 //! force arrow to set `f`, pin a spring so it stays, pan the view.
 //!
-//! The spring is a spring-damper toward the cursor, stiffness scaled by the
-//! body's mass so every body follows alike (a critically-damped-ish 1.5 Hz):
+//! The spring is the core's [`contact_core::input::Spring`], a spring-damper
+//! toward the cursor, stiffness scaled by the body's mass so every body follows
+//! alike (a critically-damped-ish 1.5 Hz):
 //!
 //! ```text
 //! F = m (ω² (x_cursor − p) − 2ζω ṗ),   ω = 2π · 1.5 Hz,  ζ = 0.7
 //! ```
 //!
 //! It is written into the body's `user_force` in [`PhysicsSet::Gather`], from the
-//! state of that very step, so it is part of `f` in eq. (1) like any other force.
+//! state of that very step, so it is part of `f` in eq. (1) like any other force;
+//! the input log ([`super::inputs`]) records the springs so the run replays.
 //!
 //! Left button: on a force tip → set `f`; on a body → spring; elsewhere → pan.
 //! While dragging a body, the right button (or `P`) pins the spring where it is;
@@ -24,9 +26,7 @@ use super::physics::{self, Lab, LabBody, PhysicsSet, PointMotion, StateJumped};
 use super::render::{self, Highlight, Interpolation, SceneLook};
 use super::view::{EguiClaims, Pointer, ViewTransform};
 
-/// Spring natural frequency (Hz) and damping ratio.
-pub const SPRING_HZ: f64 = 1.5;
-pub const SPRING_ZETA: f64 = 0.7;
+pub use contact_core::input::{SPRING_HZ, SPRING_ZETA};
 
 /// A spring from a body's point to an anchor.
 #[derive(Clone, Copy, Debug)]
@@ -42,10 +42,9 @@ pub struct Spring {
 }
 
 impl Spring {
-    /// `F = m (ω² (target − p) − 2ζω v)`.
-    pub fn force_at(&self, mass: f64, p: DVec2, v: DVec2) -> DVec2 {
-        let w = 2.0 * std::f64::consts::PI * SPRING_HZ;
-        (self.target - p) * (mass * w * w) - v * (mass * 2.0 * SPRING_ZETA * w)
+    /// What the core steps with.
+    pub fn core(&self) -> contact_core::Spring {
+        contact_core::Spring { body: self.body, target: (self.target.x, self.target.y) }
     }
 }
 
@@ -71,6 +70,11 @@ impl Drags {
             _ => None,
         })
     }
+
+    /// The springs acting now, as the core and the input log see them.
+    pub fn core_springs(&self) -> Vec<contact_core::Spring> {
+        self.springs().map(Spring::core).collect()
+    }
 }
 
 pub struct DragPlugin;
@@ -89,29 +93,21 @@ fn forget_on_new_scene(mut jumped: MessageReader<StateJumped>, mut drags: ResMut
     }
 }
 
-/// Gather: the springs' forces from this step's state into `user_force`.
+/// Gather: the springs' forces from this step's state into `user_force`
+/// ([`contact_core::input::apply_springs`]), and into each spring for its arrow.
 pub fn apply_springs(lab: Option<ResMut<Lab>>, mut drags: ResMut<Drags>) {
     let Some(mut lab) = lab else { return };
     let world = &mut lab.world;
-    for b in &mut world.model.bodies {
-        b.user_force = nalgebra::Vector2::zeros();
-    }
+    contact_core::input::apply_springs(world, &drags.core_springs());
     let Drags { grab, pins } = &mut *drags;
     let grabbed = match grab {
         Some(Grab::Body(s)) => Some(s),
         _ => None,
     };
     for s in pins.iter_mut().chain(grabbed) {
-        if s.body >= world.model.bodies.len() {
-            continue;
-        }
-        let p = world.model.position(s.body, &world.state);
-        let v = world.model.velocity(s.body, &world.state);
-        let mass = world.model.bodies[s.body].mass;
-        let f = s.force_at(mass, DVec2::new(p.x, p.y), DVec2::new(v.x, v.y));
-        s.force = f;
-        s.peak = s.peak.max(f.length());
-        world.model.bodies[s.body].user_force += nalgebra::Vector2::new(f.x, f.y);
+        let f = s.core().force(world);
+        s.force = DVec2::new(f.x, f.y);
+        s.peak = s.peak.max(s.force.length());
     }
 }
 

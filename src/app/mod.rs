@@ -10,6 +10,7 @@
 //! | [`view::ViewPlugin`]        | camera, world ↔ screen, pan and zoom                 |
 //! | [`render::WorldRenderPlugin`]| drawing the world                                   |
 //! | [`drag::DragPlugin`]        | mouse springs and force arrows                       |
+//! | [`inputs::InputsPlugin`]    | the input log (springs, forces, settings) for replay |
 //! | [`ui::UiPlugin`]            | the egui panels                                      |
 //! | [`screenshot::ScreenshotPlugin`] | F12 and `--screenshot`                          |
 //! | [`tour::TourPlugin`]        | the guided tour (T, `--tour`)                        |
@@ -18,6 +19,7 @@ pub mod control;
 pub mod drag;
 pub mod geometry;
 pub mod history;
+pub mod inputs;
 pub mod palette;
 pub mod physics;
 pub mod plots;
@@ -144,6 +146,7 @@ impl PluginGroup for LabPlugins {
             .add(view::ViewPlugin)
             .add(render::WorldRenderPlugin)
             .add(drag::DragPlugin)
+            .add(inputs::InputsPlugin)
             .add(ui::UiPlugin)
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
             .add(tour::TourPlugin {

@@ -56,6 +56,9 @@ pub struct Lab {
     /// The model's rows version the constraint entities match
     /// ([`contact_core::Model::rows_version`]).
     pub rows_version: u64,
+    /// Bodies whose coordinates were set from their components (not by the
+    /// core) before this step: the input log records them.
+    pub coords_set: Vec<usize>,
 }
 
 /// What a scene file says about showing it.
@@ -90,7 +93,8 @@ impl Lab {
             },
             report: None,
             generation: 0,
-            rows_version: rows_version,
+            rows_version,
+            coords_set: Vec::new(),
         }
     }
 
@@ -419,11 +423,16 @@ fn install_scenes(world: &mut bevy::ecs::world::World) {
 /// edit writes them); copy them into the core's `q`, `q̇`.
 pub fn gather_bodies(lab: Option<ResMut<Lab>>, bodies: Query<(&LabBody, &Coords)>) {
     let Some(mut lab) = lab else { return };
-    let world = &mut lab.world;
+    let Lab { world, coords_set, .. } = &mut *lab;
+    coords_set.clear();
     for (body, coords) in &bodies {
-        let offset = world.model.bodies[body.index].offset;
-        world.state.q[offset..offset + coords.n].copy_from_slice(coords.q());
-        world.state.qd[offset..offset + coords.n].copy_from_slice(coords.qd());
+        let o = world.model.bodies[body.index].offset;
+        let r = o..o + coords.n;
+        if world.state.q[r.clone()] != *coords.q() || world.state.qd[r.clone()] != *coords.qd() {
+            world.state.q[r.clone()].copy_from_slice(coords.q());
+            world.state.qd[r].copy_from_slice(coords.qd());
+            coords_set.push(body.index);
+        }
     }
 }
 

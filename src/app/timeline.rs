@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
-use contact_core::{Snapshot, World};
+use contact_core::{ConstraintKey, Snapshot, World};
 
 use super::history::History;
 use super::physics::{self, Lab, PhysicsSet, StateJumped, StepSettings};
@@ -38,15 +38,15 @@ pub struct Timeline {
 impl Timeline {
     /// Starts again from the world's current state.
     pub fn reset(&mut self, world: &World, generation: u64) {
-        let per = 16 * world.model.ndofs() + world.model.constraints.len() + 128;
+        let first = world.snapshot();
         *self = Timeline {
             generation: Some(generation),
             snaps: VecDeque::new(),
             stride: 1,
             cursor: None,
-            max_count: (BUDGET_BYTES / per).clamp(1_000, 130_000),
+            max_count: max_count(&first),
         };
-        self.snaps.push_back(world.snapshot());
+        self.snaps.push_back(first);
     }
 
     /// Records the state after a step.
@@ -59,7 +59,10 @@ impl Timeline {
         if world.steps % self.stride != 0 {
             return;
         }
-        self.snaps.push_back(world.snapshot());
+        let snap = world.snapshot();
+        // Contacts by proximity: the rows, and so the size, change as the scene moves.
+        self.max_count = max_count(&snap);
+        self.snaps.push_back(snap);
         let t = world.state.t;
         while self.snaps.len() > 2
             && (self.snaps.len() > self.max_count || t - self.snaps[1].state.t >= SPAN_SECONDS * 1.05)
@@ -89,6 +92,21 @@ impl Timeline {
     pub fn current(&self) -> Option<usize> {
         self.cursor.or(self.snaps.len().checked_sub(1))
     }
+}
+
+/// Snapshots the ring may hold when each is the size of `s` (at least 1000, at most 130 000).
+fn max_count(s: &Snapshot) -> usize {
+    (BUDGET_BYTES / snapshot_bytes(s)).clamp(1_000, 130_000)
+}
+
+/// Bytes of a snapshot: its vectors (`q`, `q̇`, the handled flags, the keys of
+/// the generated contact rows), its slot in the ring and the allocator's headers.
+fn snapshot_bytes(s: &Snapshot) -> usize {
+    size_of::<Snapshot>()
+        + 4 * 16
+        + size_of::<f64>() * (s.state.q.len() + s.state.qd.len())
+        + s.active_set.handled.len()
+        + s.contact_keys.as_ref().map_or(0, |k| k.len() * size_of::<ConstraintKey>())
 }
 
 /// The moments time was rewound to a first activation (the last [`EVENT_LOG_MAX`]).
@@ -181,6 +199,9 @@ pub fn restore(world: &mut bevy::ecs::world::World, index: usize) -> bool {
     world.resource_mut::<Timeline>().cursor = Some(index);
     if let Some(mut history) = world.get_resource_mut::<History>() {
         history.truncate_after = Some(snap.state.t);
+    }
+    if let Some(mut inputs) = world.get_resource_mut::<super::inputs::Inputs>() {
+        inputs.restored(snap.steps);
     }
     world.resource_mut::<Time<Virtual>>().pause();
     world.write_message(StateJumped { new_scene: false, reset: false });

@@ -6,6 +6,7 @@
 
 mod common;
 mod drag;
+mod inputs;
 mod physics;
 mod readme;
 mod scenes;

@@ -13,6 +13,8 @@
 //!   decisions are recorded in a [`Trace`].
 //! * [`World::step`]: one time step, with rewinds to first activations
 //!   ([`events`]) and impacts ([`impulse`]); a [`StepReport`] says what happened.
+//! * [`input`]: springs, forces, cue shots and switches a user gives between
+//!   steps, logged and replayed bit for bit.
 //! * [`scene`]: scene files (RON) with validation that names file, line and field.
 
 pub mod algorithm;
@@ -23,6 +25,7 @@ pub mod curve;
 pub mod events;
 pub mod exact;
 pub mod impulse;
+pub mod input;
 pub mod kkt;
 pub mod model;
 pub mod scene;
@@ -38,6 +41,7 @@ pub use contacts::{ConstraintKey, ContactGenerator, Wall};
 pub use curve::Curve;
 pub use events::{Event, EventSettings};
 pub use impulse::ImpulseMode;
+pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
 pub use model::{Model, State};
 pub use trace::{Reason, Trace};

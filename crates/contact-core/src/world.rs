@@ -166,6 +166,17 @@ impl World {
         }
     }
 
+    /// A hash of the exact bits of `q`, `q̇`, `t` and the handled set: equal
+    /// hashes, same trajectory (FNV-1a, stable across platforms and Rust versions).
+    pub fn state_hash(&self) -> u64 {
+        let s = &self.state;
+        let bits = s.q.iter().chain(&s.qd).chain([&s.t]).map(|v| v.to_bits());
+        let flags = self.active_set.handled.iter().map(|&h| u64::from(h));
+        bits.chain(flags).fold(0xcbf2_9ce4_8422_2325, |h, w| {
+            w.to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+        })
+    }
+
     pub fn restore(&mut self, s: &Snapshot) {
         if let Some(keys) = &s.contact_keys {
             self.model.set_contact_rows(keys.clone());

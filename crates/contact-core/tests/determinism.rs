@@ -1,9 +1,10 @@
 //! Runs are deterministic, and a snapshot restored at a step boundary replays
-//! the run bit for bit (what the app's timeline relies on).
+//! the run bit for bit (what the app's timeline relies on); a run driven by a
+//! user's inputs (springs, forces, a cue shot, switches of algorithm, τ and h)
+//! replays bit for bit from its input log; each built-in scene's trajectory is
+//! pinned by a hash.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
+use contact_core::input::{self, Input, InputLog, Recorder, Spring};
 use contact_core::scene::{self, Overrides};
 use contact_core::{Algorithm, World};
 
@@ -13,15 +14,8 @@ fn scene_world(name: &str) -> (World, f64) {
     (s.world, s.dt)
 }
 
-/// A hash of the exact bits of the state.
 fn state_hash(w: &World) -> u64 {
-    let mut h = DefaultHasher::new();
-    for v in w.state.q.iter().chain(&w.state.qd) {
-        v.to_bits().hash(&mut h);
-    }
-    w.state.t.to_bits().hash(&mut h);
-    w.active_set.handled.hash(&mut h);
-    h.finish()
+    w.state_hash()
 }
 
 #[test]
@@ -65,4 +59,101 @@ fn restoring_a_snapshot_replays_bit_for_bit() {
             .collect();
         assert_eq!(first, again, "{name}");
     }
+}
+
+/// A user's session on the billiard corner, as the app would record it: the
+/// cue ball pulled by a spring whose target moves, a force set by its arrow,
+/// algorithm, τ and h switched, a cue shot. Returns the log and the hash after
+/// every step.
+fn session() -> (InputLog, Vec<u64>, f64) {
+    let (mut w, dt) = scene_world("billiard-corner.ron");
+    let mut log = InputLog::default();
+    let mut rec = Recorder::new(&w, dt);
+    let mut hashes = Vec::new();
+    let mut h = dt;
+    for step in 0..1200u64 {
+        let springs: Vec<Spring> = if (100..300).contains(&step) {
+            vec![Spring { body: 0, target: (0.2 + 1e-3 * (step - 100) as f64, 0.3) }]
+        } else {
+            vec![]
+        };
+        let mut coords = vec![];
+        match step {
+            400 => w.model.bodies[1].force = nalgebra::Vector2::new(0.5, -0.2),
+            500 => w.settings.algorithm = Algorithm::Platt,
+            600 => w.settings.tau = 0.02,
+            700 => {
+                w.settings.algorithm = Algorithm::Exact;
+                h = 5e-4;
+            }
+            800 => {
+                let o = w.model.bodies[0].offset;
+                w.state.qd[o..o + 2].copy_from_slice(&[1.5, 0.7]);
+                coords.push(0);
+            }
+            _ => {}
+        }
+        rec.observe(&w, h, &springs, &coords, &mut log);
+        input::apply_springs(&mut w, &springs);
+        w.step(h);
+        hashes.push(state_hash(&w));
+    }
+    (log, hashes, dt)
+}
+
+#[test]
+fn a_session_replays_bit_for_bit_from_its_input_log() {
+    let (log, hashes, dt) = session();
+    assert!(log.entries.iter().any(|(_, i)| matches!(i, Input::Coords { .. })));
+    // From the start.
+    let (mut w, _) = scene_world("billiard-corner.ron");
+    let mut again = Vec::new();
+    log.replay(&mut w, dt, hashes.len() as u64, |w, _| again.push(state_hash(w)));
+    assert_eq!(again, hashes);
+    // Across a snapshot/restore in the middle of the spring drag and before the
+    // switches: the replay from the snapshot applies what was given before it.
+    let (mut w, _) = scene_world("billiard-corner.ron");
+    log.replay(&mut w, dt, 250, |_, _| {});
+    let snap = w.snapshot();
+    let (mut w, _) = scene_world("billiard-corner.ron");
+    w.restore(&snap);
+    let mut tail = Vec::new();
+    log.replay(&mut w, dt, hashes.len() as u64, |w, _| tail.push(state_hash(w)));
+    assert_eq!(tail, hashes[250..]);
+}
+
+/// One hash per built-in scene after 1000 steps with its own settings: any
+/// change of the numbers shows here. When a change is meant, the failure
+/// prints the new table to paste.
+#[test]
+fn built_in_scene_trajectories_are_pinned() {
+    const PINNED: [(&str, u64); 7] = [
+        ("ball-pile.ron", 0xf0bde2f15577bdcf),
+        ("bead-on-curve.ron", 0xb99f958cda56951d),
+        ("billiard-corner.ron", 0x46511dcb09bb46c6),
+        ("newtons-cradle.ron", 0x7a8accfcfa128a7a),
+        ("sticky-corner.ron", 0x1ac3dfcb9bfa51de),
+        ("wedge-left.ron", 0x320238eb56e337c0),
+        ("wedge.ron", 0xe5eaf953f4403a55),
+    ];
+    let dir = format!("{}/../../assets/scenes", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("assets/scenes")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".ron"))
+        .collect();
+    files.sort();
+    let now: Vec<(String, u64)> = files
+        .iter()
+        .map(|name| {
+            let (mut w, dt) = scene_world(name);
+            for _ in 0..1000 {
+                w.step(dt);
+            }
+            (name.clone(), state_hash(&w))
+        })
+        .collect();
+    let pinned: Vec<(String, u64)> = PINNED.iter().map(|(n, h)| (n.to_string(), *h)).collect();
+    let table: String = now.iter().map(|(n, h)| format!("        (\"{n}\", {h:#018x}),\n")).collect();
+    assert_eq!(now, pinned, "trajectory hashes changed; if meant, pin:\n{table}");
 }
