@@ -19,6 +19,9 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let scene = load(&args.scene, args.balls)?;
     let duration = args.duration.unwrap_or(scene.duration);
     let steps = step_count(duration, scene.dt)?;
+    for warning in scene.world.stability_warnings(scene.world.settings.tau, scene.dt) {
+        writeln!(out, "warning: {warning}").map_err(io_err)?;
+    }
     let bar = progress(steps * Algorithm::ALL.len() as u64, &scene.name);
     let mut rows = Vec::new();
     for algorithm in Algorithm::ALL {

@@ -5,7 +5,7 @@ use std::io::Write;
 use contact_core::Algorithm;
 
 use super::csv_out::{EventsCsv, StepsCsv};
-use super::sim::{Extreme, progress, simulate, stability_warning, step_count};
+use super::sim::{Extreme, progress, simulate, step_count};
 use super::{CliError, RunArgs, io_err, load};
 
 /// Runs `args.scene` and writes the summary to `out` (the CSV files to their paths).
@@ -27,8 +27,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let dt = args.dt.unwrap_or(scene.dt);
     let duration = args.duration.unwrap_or(scene.duration);
     let steps = step_count(duration, dt)?;
-    if let Some(w) = stability_warning(world.settings.tau, dt) {
-        writeln!(out, "{w}").map_err(io_err)?;
+    for w in world.stability_warnings(world.settings.tau, dt) {
+        writeln!(out, "warning: {w}").map_err(io_err)?;
     }
 
     let mut csv = args.csv.as_deref().map(|p| StepsCsv::create(p, &world.model)).transpose()?;

@@ -21,18 +21,6 @@ pub fn step_count(duration: f64, dt: f64) -> Result<u64, CliError> {
     Ok(n as u64)
 }
 
-/// A warning for settings known to be unstable: Baumgarte's eq. (5) with
-/// `τ < h` overshoots under an explicit step (the correction of one step is
-/// larger than the error it corrects).
-pub fn stability_warning(tau: f64, h: f64) -> Option<String> {
-    (tau < h).then(|| {
-        format!(
-            "warning: τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots with an explicit step \
-             and the run may diverge; use τ ≥ h (τ ≈ 10 h is the usual choice)"
-        )
-    })
-}
-
 /// A value and where it happened.
 #[derive(Clone, Debug, Default)]
 pub struct Extreme {

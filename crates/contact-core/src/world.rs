@@ -367,6 +367,37 @@ impl World {
 }
 
 impl World {
+    /// Settings known to be unstable or unsafe for this world now, one sentence
+    /// each (empty: none), for a step `h` and Baumgarte's `tau`:
+    ///
+    /// * `τ < h`: eq. (5) under an explicit step corrects more than the error
+    ///   (the velocity term alone multiplies it by `1 − 2h/τ`, past −1);
+    /// * `h v > r`: the fastest body moves farther than the smallest ball's
+    ///   radius in a step, and a contact may be crossed between two step ends
+    ///   unseen (events look at the ends).
+    pub fn stability_warnings(&self, tau: f64, h: f64) -> Vec<String> {
+        let mut out = Vec::new();
+        if tau < h {
+            out.push(format!(
+                "τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots with an explicit step and \
+                 the run may diverge; use τ ≥ h (τ ≈ 10 h is the usual choice)"
+            ));
+        }
+        let bodies = &self.model.bodies;
+        let dynamic = (0..bodies.len()).filter(|&b| bodies[b].is_dynamic());
+        let fastest = dynamic.clone().map(|b| self.model.velocity(b, &self.state).norm()).fold(0.0, f64::max);
+        let smallest = dynamic.map(|b| bodies[b].radius).filter(|r| *r > 0.0).fold(f64::INFINITY, f64::min);
+        if smallest.is_finite() && h * fastest > smallest {
+            out.push(format!(
+                "h = {h:e} s lets the fastest body ({fastest:.3} m/s) move {:.3e} m in a step, more than the \
+                 smallest radius ({smallest:e} m): a contact may be crossed unseen; use h ≤ {:.1e} s",
+                h * fastest,
+                smallest / fastest
+            ));
+        }
+        out
+    }
+
     /// [`StepStatus`] of the step that just ended (see [`DIVERGED_SPEED`]).
     fn divergence(
         &self,

@@ -273,3 +273,21 @@ fn a_rebound_shorter_than_the_step_is_plastic() {
         }
     }
 }
+
+/// The settings known to be unstable are named before they are used: τ below
+/// h, and a step in which the fastest body moves past the smallest radius.
+#[test]
+fn unstable_settings_are_warned_about() {
+    let (model, mut state) = ball_on_floor(1.0, 0.1, 0.5);
+    state.qd = vec![0.0, -20.0];
+    let w = World::new(model, state, Settings::default());
+    assert!(w.stability_warnings(1e-2, 1e-3).is_empty());
+    let tau = w.stability_warnings(1e-4, 1e-3);
+    assert_eq!(tau.len(), 1);
+    assert!(tau[0].starts_with("τ = 1e-4 s is below h = 1e-3 s") && tau[0].contains("use τ ≥ h"), "{tau:?}");
+    // 20 m/s × 6 ms = 0.12 m > 0.1 m; 5 ms is the largest safe step.
+    let fast = w.stability_warnings(1.0, 6e-3);
+    assert_eq!(fast.len(), 1);
+    assert!(fast[0].contains("more than the smallest radius (1e-1 m)") && fast[0].contains("h ≤ 5.0e-3 s"), "{fast:?}");
+    assert!(w.stability_warnings(1.0, 4e-3).is_empty());
+}

@@ -1,6 +1,10 @@
 //! Solver and clock settings: `h`, the fixed rate, Baumgarte's `τ` (eq. 5), the
 //! restitution `e`, how simultaneous impulses are computed, events on/off, the
 //! integrator; what to draw; the pinned springs.
+//!
+//! A value of `h` or `τ` known to be unstable ([`contact_core::World::stability_warnings`]:
+//! `τ < h`, or a step in which the fastest body moves past the smallest radius)
+//! is not applied at once: the panel says why and waits for "Apply anyway".
 
 use bevy_egui::egui::{self, RichText};
 use contact_core::{ImpulseMode, Integrator};
@@ -11,23 +15,105 @@ pub struct Controls<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
+/// A value of `h` or `τ` held back until confirmed, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub setting: Setting,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Setting {
+    H(f64),
+    Tau(f64),
+}
+
 impl Controls<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         egui::CollapsingHeader::new(RichText::new("Controls").heading()).default_open(true).show(ui, |ui| {
             self.clock(ui);
             ui.separator();
             self.solver(ui);
+            self.stability(ui);
             ui.separator();
             self.drawing(ui);
             self.springs(ui);
         });
     }
 
+    /// Applies `setting` now if it is safe, or holds it back with its warnings.
+    fn propose(&mut self, setting: Setting) {
+        let (h, tau) = (self.data.settings.h, self.data.lab.as_deref().map_or(0.0, |l| l.world.settings.tau));
+        let (h, tau) = match setting {
+            Setting::H(h) => (h, tau),
+            Setting::Tau(tau) => (h, tau),
+        };
+        let warnings = self.data.lab.as_deref().map(|l| l.world.stability_warnings(tau, h)).unwrap_or_default();
+        if warnings.is_empty() {
+            self.apply(setting);
+        } else {
+            self.data.state.pending = Some(Pending { setting, warnings });
+        }
+    }
+
+    fn apply(&mut self, setting: Setting) {
+        self.data.state.pending = None;
+        match setting {
+            Setting::H(h) => {
+                let s = &mut *self.data.settings;
+                s.h = h;
+                if s.lock_rate {
+                    s.rate_hz = 1.0 / h;
+                }
+            }
+            Setting::Tau(tau) => {
+                if let Some(lab) = self.data.lab.as_deref_mut() {
+                    lab.world.settings.tau = tau;
+                }
+            }
+        }
+    }
+
+    /// The held-back value and its warnings, or the warnings of the settings in effect.
+    fn stability(&mut self, ui: &mut egui::Ui) {
+        let amber = crate::app::palette::egui(crate::app::palette::WARN);
+        if let Some(p) = self.data.state.pending.clone() {
+            let what = match p.setting {
+                Setting::H(h) => format!("h = {:.2} ms", h * 1e3),
+                Setting::Tau(t) => format!("τ = {:.1} ms", t * 1e3),
+            };
+            egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.0, amber)).show(ui, |ui| {
+                ui.label(RichText::new(format!("⚠ {what} is not applied yet")).color(amber).strong());
+                for w in &p.warnings {
+                    ui.label(RichText::new(w).color(amber));
+                }
+                ui.horizontal(|ui| {
+                    if ui.button("Apply anyway").clicked() {
+                        self.apply(p.setting);
+                    }
+                    if ui.button("Keep the current value").clicked() {
+                        self.data.state.pending = None;
+                    }
+                });
+            });
+            return;
+        }
+        let Some(lab) = self.data.lab.as_deref() else { return };
+        for w in lab.world.stability_warnings(lab.world.settings.tau, self.data.settings.h) {
+            ui.label(RichText::new(format!("⚠ {w}")).color(amber).small());
+        }
+    }
+
     fn clock(&mut self, ui: &mut egui::Ui) {
+        let held = match self.data.state.pending {
+            Some(Pending { setting: Setting::H(h), .. }) => Some(h),
+            _ => None,
+        };
+        let mut proposed = None;
         let s = &mut *self.data.settings;
         egui::Grid::new("clock").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             ui.label("step h").on_hover_text("simulated seconds per fixed step");
-            let mut h = s.h;
+            let mut h = held.unwrap_or(s.h);
             if ui
                 .add(
                     egui::Slider::new(&mut h, 1e-5..=0.05)
@@ -37,10 +123,7 @@ impl Controls<'_, '_, '_> {
                 )
                 .changed()
             {
-                s.h = h;
-                if s.lock_rate {
-                    s.rate_hz = 1.0 / h;
-                }
+                proposed = Some(Setting::H(h));
             }
             ui.end_row();
             ui.label("fixed rate").on_hover_text("fixed steps per second of (virtual) time");
@@ -81,19 +164,33 @@ impl Controls<'_, '_, '_> {
                 .small()
                 .weak(),
         );
+        if let Some(setting) = proposed {
+            self.propose(setting);
+        }
     }
 
     fn solver(&mut self, ui: &mut egui::Ui) {
+        let held = match self.data.state.pending {
+            Some(Pending { setting: Setting::Tau(t), .. }) => Some(t),
+            _ => None,
+        };
+        let mut proposed = None;
         let Some(lab) = self.data.lab.as_deref_mut() else { return };
         let st = &mut lab.world.settings;
         egui::Grid::new("solver").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             ui.label("Baumgarte τ").on_hover_text("eq. (5): d = −J̇q̇ − (2/τ) J q̇ − g/τ²");
-            ui.add(
-                egui::Slider::new(&mut st.tau, 1e-3..=1.0)
-                    .logarithmic(true)
-                    .custom_formatter(|v, _| format!("{:.1} ms", v * 1e3))
-                    .clamping(egui::SliderClamping::Always),
-            );
+            let mut tau = held.unwrap_or(st.tau);
+            if ui
+                .add(
+                    egui::Slider::new(&mut tau, 1e-3..=1.0)
+                        .logarithmic(true)
+                        .custom_formatter(|v, _| format!("{:.1} ms", v * 1e3))
+                        .clamping(egui::SliderClamping::Always),
+                )
+                .changed()
+            {
+                proposed = Some(Setting::Tau(tau));
+            }
             ui.end_row();
             ui.label("restitution e").on_hover_text("impacts: J q̇⁺ ≥ −e J q̇⁻ (constraints with their own e keep it)");
             ui.add(egui::Slider::new(&mut st.events.restitution, 0.0..=1.0).fixed_decimals(2));
@@ -123,6 +220,9 @@ impl Controls<'_, '_, '_> {
                 });
             ui.end_row();
         });
+        if let Some(setting) = proposed {
+            self.propose(setting);
+        }
     }
 
     fn drawing(&mut self, ui: &mut egui::Ui) {

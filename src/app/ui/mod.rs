@@ -50,6 +50,8 @@ pub struct UiState {
     pub styled: bool,
     /// Measured simulated seconds per real second.
     pub rate: RateMeter,
+    /// A value of `h` or `τ` waiting for "Apply anyway".
+    pub pending: Option<controls::Pending>,
 }
 
 /// Simulated time per real second, smoothed.
