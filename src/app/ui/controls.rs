@@ -32,9 +32,10 @@ impl Controls<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         egui::CollapsingHeader::new(RichText::new("Controls").heading()).default_open(true).show(ui, |ui| {
             self.clock(ui);
+            // Between the h and τ sliders, so it shows next to the one just moved.
+            self.stability(ui);
             ui.separator();
             self.solver(ui);
-            self.stability(ui);
             ui.separator();
             self.drawing(ui);
             self.springs(ui);
