@@ -291,3 +291,20 @@ fn unstable_settings_are_warned_about() {
     assert!(fast[0].contains("more than the smallest radius (1e-1 m)") && fast[0].contains("h ≤ 5.0e-3 s"), "{fast:?}");
     assert!(w.stability_warnings(1.0, 4e-3).is_empty());
 }
+
+/// A damped body's velocity decays geometrically; it must reach exactly zero,
+/// not subnormal floats (arithmetic on them made an hour-long billiard soak's
+/// steps 9× slower): no velocity ends a step between 0 and 1e-100.
+#[test]
+fn damped_velocities_reach_zero_not_subnormals() {
+    let (mut model, mut state) = ball_on_floor(0.0, 0.1, 1.0);
+    model.bodies[0].damping = 100.0;
+    model.gravity = Vector2::zeros();
+    state.qd = vec![1.0, 0.0];
+    let mut w = World::new(model, state, Settings::default());
+    for _ in 0..3000 {
+        w.step(1e-3);
+        assert!(w.state.qd.iter().all(|v| *v == 0.0 || v.abs() >= 1e-100), "{:?}", w.state.qd);
+    }
+    assert_eq!(w.state.qd[0], 0.0, "e^(-100 t) is below 1e-100 after 2.3 s");
+}
