@@ -214,9 +214,17 @@ fn check_curve(cx: &Ctx, path: &str, curve: &Curve) -> Result<()> {
     Ok(())
 }
 
+/// The most balls a `ball_pile` may have (`count` or `--balls`): ten times the
+/// lab's largest runs. A typo such as `count: 300000` would otherwise take
+/// minutes to load (the overlap check is quadratic) or all the memory.
+const MAX_PILE_BALLS: usize = 10_000;
+
 /// The balls of a `ball_pile` block, on its grid.
 fn add_pile(cx: &Ctx, out: &mut Bodies, pile: &BallPileSpec, count: usize) -> Result<()> {
     let f = |field: &str| format!("ball_pile.{field}");
+    if count > MAX_PILE_BALLS {
+        return Err(cx.err(&f("count"), format!("{count} balls is more than a pile may have ({MAX_PILE_BALLS})")));
+    }
     let r = cx.positive(&f("radius"), pile.radius, "radius")?;
     cx.positive(&f("mass"), pile.mass, "mass")?;
     cx.non_negative(&f("damping"), pile.damping, "damping")?;
@@ -372,20 +380,16 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     }
     match (&file.ball_pile, ov.balls) {
         (Some(pile), balls) => add_pile(cx, &mut bodies, pile, balls.unwrap_or(pile.count))?,
+        // Not in the text: the error points at the scene's start.
         (None, Some(_)) => {
-            return Err(SceneError {
-                file: cx.origin.to_string(),
-                line: None,
-                column: None,
-                field: Some("ball_pile".into()),
-                message: "the number of balls was given, but this scene has no `ball_pile` block".into(),
-            });
+            return Err(cx.err("ball_pile", "the number of balls was given, but this scene has no `ball_pile` block"));
         }
         (None, None) => {}
     }
     if bodies.bodies.is_empty() {
         return Err(cx.err("bodies", "the scene has no body"));
     }
+    check_points(cx, &bodies)?;
 
     // Constraints: explicit, walls, ball pairs.
     let mut cons = Constraints::default();
@@ -521,6 +525,34 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     })
 }
 
+/// Every body's point and its velocity are finite at the start. Finite numbers
+/// can still overflow: a bead far along a steep curve, the far rows of a pile
+/// with a huge spacing.
+fn check_points(cx: &Ctx, b: &Bodies) -> Result<()> {
+    for (body, info) in b.bodies.iter().zip(&b.info) {
+        let k = body.kinematics(&b.q, &b.qd);
+        let finite = |v: Vector2<f64>| v.iter().all(|x| x.is_finite());
+        if finite(k.p) && finite(k.v) {
+            continue;
+        }
+        let path = &info.path;
+        let field = match (&body.kind, finite(k.p)) {
+            (BodyKind::Bead(_), true) => format!("{path}.u_dot"),
+            (BodyKind::Bead(_), false) => format!("{path}.u"),
+            _ if path == "ball_pile" => "ball_pile.spacing".to_string(),
+            _ => format!("{path}.position"),
+        };
+        return Err(cx.err(
+            &field,
+            format!(
+                "body `{}` would start at ({:?}, {:?}) with velocity ({:?}, {:?}): numbers too large",
+                body.name, k.p.x, k.p.y, k.v.x, k.v.y
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Round bodies (radius > 0) must not overlap at the start; two fixed ones may.
 fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State) -> Result<()> {
     let round: Vec<usize> = (0..model.bodies.len()).filter(|&i| model.bodies[i].radius > 0.0).collect();
@@ -550,10 +582,19 @@ fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State) -> 
     Ok(())
 }
 
-/// Inequalities must hold at the start (`g ≥ 0`) and equalities be met (`g = 0`).
+/// Inequalities must hold at the start (`g ≥ 0`) and equalities be met (`g = 0`),
+/// with `g` a finite number.
 fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State) -> Result<()> {
     let g = model.constraint_values(&state.q);
     for (k, c) in model.constraints.iter().enumerate() {
+        let path = &paths[k];
+        let on = || {
+            let names: Vec<String> = c.bodies().iter().map(|&b| format!("`{}`", model.bodies[b].name)).collect();
+            format!("`{}` on {}", c.name, names.join(" and "))
+        };
+        if !g[k].is_finite() {
+            return Err(cx.err(path, format!("{} is g = {} at the start: numbers too large", on(), g[k])));
+        }
         let bad = match c.kind {
             ConstraintKind::Inequality => g[k] < -1e-9,
             ConstraintKind::Equality => g[k].abs() > 1e-9,
@@ -561,7 +602,6 @@ fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State) -> Resu
         if !bad {
             continue;
         }
-        let path = &paths[k];
         let (field, what) = match c.kind {
             ConstraintKind::Equality if cx.locator.contains(&format!("{path}.length")) => {
                 (format!("{path}.length"), "the length does not match the bodies' distance at the start")
@@ -569,11 +609,7 @@ fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State) -> Resu
             ConstraintKind::Equality => (path.clone(), "the bodies do not meet it at the start"),
             ConstraintKind::Inequality => (path.clone(), "a body starts on its wrong side"),
         };
-        let names: Vec<String> = c.bodies().iter().map(|&b| format!("`{}`", model.bodies[b].name)).collect();
-        return Err(cx.err(
-            &field,
-            format!("`{}` on {} is violated at the start: g = {:.3e} ({what})", c.name, names.join(" and "), g[k]),
-        ));
+        return Err(cx.err(&field, format!("{} is violated at the start: g = {:.3e} ({what})", on(), g[k])));
     }
     Ok(())
 }
@@ -598,15 +634,25 @@ pub fn ron_error(e: &ron::error::SpannedError, origin: &str, loc: &Locator) -> S
     use ron::error::Error as E;
     let start = Pos { line: e.span.start.line, col: e.span.start.col };
     let end = Pos { line: e.span.end.line, col: e.span.end.col };
-    // The deeper of the values enclosing either end of the error's span.
-    let enclosing =
-        [loc.path_at(start), loc.path_at(end)].into_iter().flatten().max_by_key(|p| p.len()).map(str::to_string);
+    // The deeper of the values enclosing either end of the error's span. The top
+    // level is a struct: a path that starts with an index means the scan lost
+    // its way in the broken text (after an unterminated string) and names nothing.
+    let enclosing = [loc.path_at(start), loc.path_at(end)]
+        .into_iter()
+        .flatten()
+        .filter(|p| !p.starts_with('['))
+        .max_by_key(|p| p.len())
+        .map(str::to_string);
     let join = |field: &str| match &enclosing {
         Some(p) if p.rsplit(['.', '[']).next() == Some(field) => p.clone(),
         Some(p) => format!("{p}.{field}"),
         None => field.to_string(),
     };
     let (field, message) = match &e.code {
+        // Some editors save one; RON does not skip it.
+        _ if loc.starts_with_bom() && start == (Pos { line: 1, col: 1 }) => {
+            (None, "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one".into())
+        }
         // At the closing `)` of the struct that lacks it.
         E::MissingStructField { field, outer } => {
             (Some(join(field)), format!("missing field `{field}`{}", in_outer(outer)))

@@ -31,6 +31,7 @@ struct Record {
 #[derive(Clone, Debug, Default)]
 pub struct Locator {
     records: Vec<Record>,
+    bom: bool,
 }
 
 impl Locator {
@@ -39,7 +40,12 @@ impl Locator {
         let tokens = tokenize(text);
         let mut scan = Scan { tokens: &tokens, i: 0, records: Vec::new() };
         scan.value(String::new(), 0);
-        Locator { records: scan.records }
+        Locator { records: scan.records, bom: text.starts_with('\u{feff}') }
+    }
+
+    /// Whether the text starts with a byte-order mark.
+    pub fn starts_with_bom(&self) -> bool {
+        self.bom
     }
 
     /// Where the value at `path` starts; if the path is not in the text (a field
