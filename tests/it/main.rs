@@ -4,6 +4,7 @@
 //!
 //! One test binary on purpose: each binary links Bevy.
 
+mod bounds;
 mod common;
 mod drag;
 mod inputs;
