@@ -314,6 +314,13 @@ impl World {
                 break (problem, sol, self.model.constraint_values(&self.state.q));
             }
             let trial = self.settings.integrator.advance(&self.state, &sol.qdd, remaining);
+            // A finite q̈ can still overflow the state (a step of 1e308 s): not taken.
+            let overflow = !trial.q.iter().chain(&trial.qd).chain([&trial.t]).all(|v| v.is_finite());
+            if overflow {
+                traces.push(trace);
+                let g = self.model.constraint_values(&self.state.q);
+                break (problem, KktSolution { qdd: vec![f64::NAN; sol.qdd.len()], ..sol }, g);
+            }
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
             if let Some(event) = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, &events) {
@@ -410,7 +417,8 @@ impl World {
     ) -> StepStatus {
         let speed =
             self.state.qd.iter().fold(0.0_f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY });
-        let finite = solved && self.state.q.iter().all(|v| v.is_finite()) && speed.is_finite();
+        let finite =
+            solved && self.state.q.iter().all(|v| v.is_finite()) && speed.is_finite() && self.state.t.is_finite();
         if finite && speed <= DIVERGED_SPEED && max_violation <= DIVERGED_VIOLATION {
             return StepStatus::Ok;
         }

@@ -308,3 +308,15 @@ fn damped_velocities_reach_zero_not_subnormals() {
     }
     assert_eq!(w.state.qd[0], 0.0, "e^(-100 t) is below 1e-100 after 2.3 s");
 }
+
+/// A finite acceleration can still overflow the state (a step of 1e308 s, found
+/// by the parser's fuzzer): the step is not taken, the state stays finite and
+/// the report says the run diverged.
+#[test]
+fn an_overflowing_step_is_not_taken() {
+    let (model, state) = ball_on_floor(1.0, 0.1, 0.5);
+    let mut w = World::new(model, state.clone(), Settings::default());
+    let r = w.step(1e308);
+    assert!(matches!(r.status, contact_core::StepStatus::Diverged { .. }), "{:?}", r.status);
+    assert_eq!(w.state, state);
+}
