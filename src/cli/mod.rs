@@ -1,10 +1,11 @@
-//! The command line: `contact-lab [SCENE]` opens the app, `run` and `compare` are headless.
+//! The command line: `contact-lab [SCENE]` opens the app, `run`, `compare` and `figure` are headless.
 //!
-//! `run` and `compare` are plain functions that write their report to a
+//! `run`, `compare` and `figure` are plain functions that write their report to a
 //! `&mut dyn Write`, so tests call them without spawning a process.
 
 mod compare;
 mod csv_out;
+mod figure;
 mod run;
 mod sim;
 #[cfg(test)]
@@ -20,6 +21,7 @@ use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode};
 
 pub use compare::compare;
+pub use figure::figure;
 pub use run::run;
 
 /// A real-time laboratory for contact handled with Lagrange multipliers
@@ -42,6 +44,8 @@ pub enum Command {
     Run(RunArgs),
     /// Run a scene under every algorithm from the same start and compare them in a table.
     Compare(CompareArgs),
+    /// Draw the paper's figure 2 or 3 (y and ÿ of the wedge, Platt against Right) to PNG or SVG.
+    Figure(FigureArgs),
 }
 
 /// `contact-lab run`.
@@ -106,6 +110,35 @@ pub struct CompareArgs {
     pub balls: Option<usize>,
 }
 
+/// `contact-lab figure`.
+#[derive(Args, Debug, Clone)]
+pub struct FigureArgs {
+    /// Which figure: 2 (m = 2) or 3 (m = 3, with Platt at m = 2 for reference).
+    #[arg(value_enum)]
+    pub figure: PaperFigure,
+    /// The image, FILE.png or FILE.svg (default: paper-fig2.png, paper-fig3.png).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Baumgarte's τ of eq. (5), in seconds; the default, close to h, gives figure 2's look.
+    #[arg(long, value_name = "T", value_parser = positive, allow_negative_numbers = true, default_value_t = figure::TAU)]
+    pub tau: f64,
+    /// Time step h in seconds.
+    #[arg(long, value_name = "H", value_parser = positive, allow_negative_numbers = true, default_value_t = figure::DT)]
+    pub dt: f64,
+    /// Image size in pixels.
+    #[arg(long, value_name = "WxH", value_parser = image_size, default_value = "1200x600")]
+    pub size: (u32, u32),
+}
+
+/// The paper's figures that `figure` draws.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaperFigure {
+    /// Figure 2: m = 2.
+    PaperFig2,
+    /// Figure 3: m = 3.
+    PaperFig3,
+}
+
 /// The algorithms by their command-line names.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlgorithmArg {
@@ -154,6 +187,16 @@ fn positive(s: &str) -> Result<f64, String> {
         Ok(v) => Err(format!("must be a positive number, got {v}")),
         Err(e) => Err(format!("not a number: {e}")),
     }
+}
+
+/// `1200x600` → (1200, 600), each side in [100, 10000].
+fn image_size(s: &str) -> Result<(u32, u32), String> {
+    let side = |v: &str| match v.trim().parse::<u32>() {
+        Ok(n) if (100..=10_000).contains(&n) => Ok(n),
+        _ => Err(format!("expected WIDTHxHEIGHT in pixels, each in [100, 10000], got {s:?}")),
+    };
+    let (w, h) = s.split_once(['x', 'X', '×']).ok_or_else(|| format!("expected WIDTHxHEIGHT, got {s:?}"))?;
+    Ok((side(w)?, side(h)?))
 }
 
 fn unit_interval(s: &str) -> Result<f64, String> {
@@ -222,6 +265,7 @@ pub fn execute(cmd: Command) -> ExitCode {
     let result = match &cmd {
         Command::Run(args) => run(args, &mut out),
         Command::Compare(args) => compare(args, &mut out),
+        Command::Figure(args) => figure(args, &mut out),
     };
     let _ = out.flush();
     match result {

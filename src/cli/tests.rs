@@ -220,3 +220,128 @@ fn a_diverging_run_stops_names_the_step_and_the_cause() {
     assert_eq!(rows, step, "one CSV row per step taken, none repeated");
     assert!(err.to_string().contains(&format!("diverged at step {step}")), "{err}");
 }
+
+fn figure_args(figure: PaperFigure, out: PathBuf) -> FigureArgs {
+    FigureArgs { figure, out: Some(out), tau: figure::TAU, dt: figure::DT, size: (640, 400) }
+}
+
+/// The PNG's header says the size asked for, and the image decodes; the SVG
+/// says it too and carries the title and the parameters; other names are refused.
+#[test]
+fn figure_writes_a_png_and_an_svg_of_the_stated_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("fig2.png");
+    let mut out = Vec::new();
+    figure(&figure_args(PaperFigure::PaperFig2, png.clone()), &mut out).unwrap();
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((side(16), side(20)), (640, 400));
+    let decoded = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (640, 400));
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(&format!("{}: figure 2 (640×400 PNG)", png.display())), "{text}");
+
+    let svg = dir.path().join("fig3.svg");
+    figure(&FigureArgs { size: (900, 500), ..figure_args(PaperFigure::PaperFig3, svg.clone()) }, &mut Vec::new())
+        .unwrap();
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    assert!(doc.starts_with(r#"<svg width="900" height="500" viewBox="0 0 900 500""#), "{}", &doc[..100]);
+    assert!(doc.trim_end().ends_with("</svg>"));
+    for words in ["Figure 3 of Jonquet", "h = 1 ms, τ = 1.24 ms", "f = (2, −1) N", "Platt (Algorithm 1), m = 3"] {
+        assert!(doc.contains(words), "the SVG lacks {words:?}");
+    }
+
+    let jpeg = dir.path().join("fig2.jpg");
+    let err = figure(&figure_args(PaperFigure::PaperFig2, jpeg.clone()), &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains(".png or .svg"), "{err}");
+    assert!(!jpeg.exists());
+}
+
+/// The points drawn are the rows of `run --csv` for the same settings, number
+/// for number (the CSV prints shortest round-trip decimals, so `==` holds).
+#[test]
+fn figure_data_match_the_run_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let wedge = std::fs::read_to_string(scene("wedge.ron")).unwrap();
+    assert_eq!(wedge.matches("mass: 2,").count(), 1);
+    let (tau, dt) = (1.3e-3, 1e-3);
+    for s in figure::series(PaperFigure::PaperFig3, tau, dt).unwrap() {
+        let path = dir.path().join(format!("wedge-m{}.ron", s.mass));
+        std::fs::write(&path, wedge.replace("mass: 2,", &format!("mass: {},", s.mass))).unwrap();
+        let csv_path = dir.path().join("steps.csv");
+        let algorithm = if s.algorithm == Algorithm::Platt { AlgorithmArg::Platt } else { AlgorithmArg::Right };
+        let args = RunArgs {
+            algorithm: Some(algorithm),
+            duration: Some(figure::DURATION),
+            dt: Some(dt),
+            tau: Some(tau),
+            csv: Some(csv_path.clone()),
+            ..run_args(path)
+        };
+        run(&args, &mut Vec::new()).unwrap();
+        let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+        let header = reader.headers().unwrap().clone();
+        let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let (t, y, ydd) = (column("t"), column("particle.y"), column("particle.y.a"));
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 20);
+        assert_eq!(s.t.len(), rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let at = |c: usize| row[c].parse::<f64>().unwrap();
+            assert_eq!((s.t[i], s.y[i], s.ydd[i]), (at(t), at(y), at(ydd)), "{}, row {i}", s.label());
+        }
+    }
+}
+
+/// The defaults give figure 2's look: under Platt, ÿ oscillates within ±10
+/// reaching past ±5, |y| stays below 1e-5 m; Right keeps |y| below the
+/// paper's 1e-8. With τ = 10 h the oscillation is gone.
+#[test]
+fn figure_defaults_reproduce_the_magnitudes_of_paper_figure_2() {
+    let runs = figure::series(PaperFigure::PaperFig2, figure::TAU, figure::DT).unwrap();
+    let (platt, right) = (&runs[0], &runs[1]);
+    assert_eq!((platt.algorithm, right.algorithm, platt.mass), (Algorithm::Platt, Algorithm::Right, 2.0));
+    assert!((5e-6..1e-5).contains(&platt.max_abs_y()), "{}", platt.max_abs_y());
+    let (lo, hi) = platt.ydd_range();
+    assert!((-10.0..-5.0).contains(&lo) && (5.0..=10.0).contains(&hi), "ÿ in [{lo}, {hi}]");
+    assert!(right.max_abs_y() < 1e-8);
+    let calm = figure::series(PaperFigure::PaperFig2, 10.0 * figure::DT, figure::DT).unwrap();
+    let (lo, hi) = calm[0].ydd_range();
+    assert!(lo >= -0.5 - 1e-12 && hi < 0.2, "ÿ in [{lo}, {hi}] at τ = 10 h");
+}
+
+/// Under Algorithm 1, q̈ and y scale as 1/m (Q = m q obeys equations without
+/// m): y at m = 3 is 2/3 of y at m = 2 at every step, to rounding, and not
+/// the hundred times more of the paper's figure 3.
+#[test]
+fn under_platt_y_scales_as_one_over_m() {
+    let runs = figure::series(PaperFigure::PaperFig3, figure::TAU, figure::DT).unwrap();
+    let (m3, m2) = (&runs[0], &runs[2]);
+    assert_eq!((m3.mass, m2.mass, m2.reference), (3.0, 2.0, true));
+    for i in 0..m2.t.len() {
+        assert!((3.0 * m3.y[i] - 2.0 * m2.y[i]).abs() <= 1e-12 * m2.y[i].abs(), "step {i}");
+        assert!((3.0 * m3.ydd[i] - 2.0 * m2.ydd[i]).abs() <= 1e-12 * m2.ydd[i].abs(), "step {i}");
+    }
+    assert!(m3.max_abs_y() > 1e-6, "not a trivial run");
+}
+
+#[test]
+fn the_figure_command_line() {
+    let cli =
+        Cli::try_parse_from(["contact-lab", "figure", "paper-fig3", "--size", "800x500", "--tau", "2e-3"]).unwrap();
+    let Some(Command::Figure(args)) = cli.command else { panic!("not a figure") };
+    assert_eq!(
+        (args.figure, args.size, args.tau, args.dt, args.out),
+        (PaperFigure::PaperFig3, (800, 500), 2e-3, 1e-3, None)
+    );
+    let cli = Cli::try_parse_from(["contact-lab", "figure", "paper-fig2"]).unwrap();
+    let Some(Command::Figure(args)) = cli.command else { panic!("not a figure") };
+    assert_eq!((args.tau, args.size), (figure::TAU, (1200, 600)));
+    for bad in [&["--size", "800"][..], &["--size", "10x10"], &["--dt", "0"], &["--tau", "-1"]] {
+        let argv = ["contact-lab", "figure", "paper-fig2"].into_iter().chain(bad.iter().copied());
+        assert!(Cli::try_parse_from(argv).is_err(), "{bad:?}");
+    }
+    assert!(Cli::try_parse_from(["contact-lab", "figure", "paper-fig4"]).is_err());
+}
