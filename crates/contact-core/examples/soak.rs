@@ -11,7 +11,7 @@
 //! given files (`--balls` then applies to each of them, so each needs a
 //! `ball_pile`). 3.6 million steps per scene: on the 2-core development machine
 //! the default run took 22 minutes with builds running beside it (the billiard
-//! 5, the pile 17; alone, the settled pile of 30 takes about 200 µs a step, 12
+//! 1.3, the pile 20; alone, the settled pile of 30 takes about 200 µs a step, 12
 //! minutes).
 //!
 //! It prints a progress line every simulated 10 minutes (t, resident set, time
