@@ -73,8 +73,11 @@ pub enum Input {
     Springs(Vec<Spring>),
     /// A body's constant force `f`, in N.
     Force { body: usize, force: (f64, f64) },
-    /// A body's generalized coordinates and velocities (a cue shot, a dragged body).
+    /// A body's generalized coordinates and velocities (a body moved by hand).
     Coords { body: usize, q: Vec<f64>, qd: Vec<f64> },
+    /// A body's generalized velocities only (a cue shot): in compare mode every
+    /// lane's body gets them where it is.
+    Velocity { body: usize, qd: Vec<f64> },
     /// The solver's settings: the algorithm, Baumgarte's τ, tolerances, events.
     Settings(Settings),
     /// The step `h`, in s.
@@ -83,7 +86,7 @@ pub enum Input {
 
 impl Input {
     /// Applies the input to `world`; the springs and the step in effect are the caller's.
-    fn apply(&self, world: &mut World, springs: &mut Vec<Spring>, h: &mut f64) {
+    pub(crate) fn apply(&self, world: &mut World, springs: &mut Vec<Spring>, h: &mut f64) {
         match self {
             Input::Springs(s) => *springs = s.clone(),
             Input::Force { body, force } => {
@@ -96,6 +99,13 @@ impl Input {
                 let (o, n) = (b.offset, b.dofs());
                 if q.len() == n && qd.len() == n {
                     world.state.q[o..o + n].copy_from_slice(q);
+                    world.state.qd[o..o + n].copy_from_slice(qd);
+                }
+            }
+            Input::Velocity { body, qd } => {
+                let Some(b) = world.model.bodies.get(*body) else { return };
+                let (o, n) = (b.offset, b.dofs());
+                if qd.len() == n {
                     world.state.qd[o..o + n].copy_from_slice(qd);
                 }
             }
@@ -193,8 +203,9 @@ impl Recorder {
     }
 
     /// Logs the changes made to `world` since the last call; `coords` are the
-    /// bodies whose coordinates were set from outside the core (the caller knows).
-    pub fn observe(&mut self, world: &World, h: f64, springs: &[Spring], coords: &[usize], log: &mut InputLog) {
+    /// bodies whose coordinates were set from outside the core (the caller
+    /// knows), with whether their positions changed too or only their velocities.
+    pub fn observe(&mut self, world: &World, h: f64, springs: &[Spring], coords: &[(usize, bool)], log: &mut InputLog) {
         let step = world.steps;
         if self.h != Some(h) {
             log.push(step, Input::Dt(h));
@@ -212,11 +223,11 @@ impl Recorder {
                 self.forces[i] = f;
             }
         }
-        for &body in coords {
+        for &(body, moved) in coords {
             let Some(b) = world.model.bodies.get(body) else { continue };
             let r = b.offset..b.offset + b.dofs();
             let (q, qd) = (world.state.q[r.clone()].to_vec(), world.state.qd[r].to_vec());
-            log.push(step, Input::Coords { body, q, qd });
+            log.push(step, if moved { Input::Coords { body, q, qd } } else { Input::Velocity { body, qd } });
         }
         if self.springs != springs {
             log.push(step, Input::Springs(springs.to_vec()));
@@ -259,7 +270,7 @@ mod tests {
         rec.observe(&w, 1e-3, &springs, &[], &mut log);
         w.settings.algorithm = Algorithm::Platt;
         w.model.bodies[0].force = Vector2::new(1.0, 0.0);
-        rec.observe(&w, 2e-3, &springs, &[0], &mut log);
+        rec.observe(&w, 2e-3, &springs, &[(0, true)], &mut log);
         let kinds: Vec<&Input> = log.entries.iter().map(|(_, i)| i).collect();
         assert_eq!(kinds.len(), 5, "{kinds:?}");
         assert!(matches!(kinds[0], Input::Springs(_)));

@@ -15,6 +15,7 @@
 //!   ([`events`]) and impacts ([`impulse`]); a [`StepReport`] says what happened.
 //! * [`input`]: springs, forces, cue shots and switches a user gives between
 //!   steps, logged and replayed bit for bit.
+//! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
 //! * [`scene`]: scene files (RON) with validation that names file, line and field.
 
 pub mod algorithm;
@@ -27,6 +28,7 @@ pub mod exact;
 pub mod impulse;
 pub mod input;
 pub mod kkt;
+pub mod lanes;
 pub mod model;
 pub mod scene;
 pub mod schur;
@@ -43,6 +45,7 @@ pub use events::{Event, EventSettings};
 pub use impulse::ImpulseMode;
 pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
+pub use lanes::Lane;
 pub use model::{Model, State};
 pub use trace::{Reason, Trace};
 pub use world::{Integrator, Settings, Snapshot, StepReport, StepStatus, World};

@@ -89,7 +89,7 @@ fn session() -> (InputLog, Vec<u64>, f64) {
             800 => {
                 let o = w.model.bodies[0].offset;
                 w.state.qd[o..o + 2].copy_from_slice(&[1.5, 0.7]);
-                coords.push(0);
+                coords.push((0, false));
             }
             _ => {}
         }
@@ -104,7 +104,7 @@ fn session() -> (InputLog, Vec<u64>, f64) {
 #[test]
 fn a_session_replays_bit_for_bit_from_its_input_log() {
     let (log, hashes, dt) = session();
-    assert!(log.entries.iter().any(|(_, i)| matches!(i, Input::Coords { .. })));
+    assert!(log.entries.iter().any(|(_, i)| matches!(i, Input::Velocity { .. })));
     // From the start.
     let (mut w, _) = scene_world("billiard-corner.ron");
     let mut again = Vec::new();
@@ -156,4 +156,26 @@ fn built_in_scene_trajectories_are_pinned() {
     let pinned: Vec<(String, u64)> = PINNED.iter().map(|(n, h)| (n.to_string(), *h)).collect();
     let table: String = now.iter().map(|(n, h)| format!("        (\"{n}\", {h:#018x}),\n")).collect();
     assert_eq!(now, pinned, "trajectory hashes changed; if meant, pin:\n{table}");
+}
+
+/// A lane forked from a mid-run snapshot is the run started alone from that
+/// snapshot with the lane's algorithm, bit for bit (compare mode).
+#[test]
+fn a_forked_lane_equals_a_run_started_alone_from_its_snapshot() {
+    let (mut w, dt) = scene_world("billiard-corner.ron");
+    for _ in 0..300 {
+        w.step(dt);
+    }
+    let snap = w.snapshot();
+    for alg in Algorithm::ALL {
+        let mut lane = contact_core::Lane::fork(&w, alg, dt, &[]);
+        let (mut alone, _) = scene_world("billiard-corner.ron");
+        alone.restore(&snap);
+        alone.settings.algorithm = alg;
+        for _ in 0..700 {
+            lane.step();
+            alone.step(dt);
+            assert_eq!(lane.world.state_hash(), alone.state_hash(), "{alg:?} at t = {}", alone.state.t);
+        }
+    }
 }
