@@ -13,7 +13,8 @@
 //! state of that very step, so it is part of `f` in eq. (1) like any other force;
 //! the input log ([`super::inputs`]) records the springs so the run replays.
 //!
-//! Left button: on a force tip → set `f`; on a body → spring; elsewhere → pan.
+//! Left button: on a force tip → set `f`; on a body → spring; elsewhere → pan
+//! (on a ball with the cue tool armed or Shift held, the cue shot of [`super::cue`]).
 //! While dragging a body, the right button (or `P`) pins the spring where it is;
 //! the right button on a pinned spring's anchor removes it.
 
@@ -21,6 +22,7 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 
 use super::control::Status;
+use super::cue::CueAim;
 use super::palette;
 use super::physics::{self, Lab, LabBody, PhysicsSet, PointMotion, StateJumped};
 use super::render::{self, Highlight, Interpolation, SceneLook};
@@ -112,7 +114,7 @@ pub fn apply_springs(lab: Option<ResMut<Lab>>, mut drags: ResMut<Drags>) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn mouse(
+pub fn mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     pointer: Res<Pointer>,
@@ -126,6 +128,7 @@ fn mouse(
     mut highlight: ResMut<Highlight>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
+    cue: Option<Res<CueAim>>,
 ) {
     let Some(mut lab) = lab else { return };
     let now = real.elapsed_secs_f64();
@@ -151,6 +154,9 @@ fn mouse(
         Some(Grab::Body(s)) => Some(s.body),
         _ => None,
     });
+    if cue.is_some_and(|c| c.took_pointer) {
+        return;
+    }
     let tip_under = |w: DVec2| -> Option<usize> {
         lab.world.model.bodies.iter().enumerate().find_map(|(i, b)| {
             if !b.is_dynamic() || (b.force.x == 0.0 && b.force.y == 0.0) {

@@ -10,12 +10,16 @@
 //! | [`view::ViewPlugin`]        | camera, world ↔ screen, pan and zoom                 |
 //! | [`render::WorldRenderPlugin`]| drawing the world                                   |
 //! | [`drag::DragPlugin`]        | mouse springs and force arrows                       |
+//! | [`cue::CuePlugin`]          | the cue shot: drag back from a ball, release (K)     |
 //! | [`inputs::InputsPlugin`]    | the input log (springs, forces, settings) for replay |
+//! | [`compare::ComparePlugin`]  | compare mode: one lane per algorithm, in lockstep    |
 //! | [`ui::UiPlugin`]            | the egui panels                                      |
 //! | [`screenshot::ScreenshotPlugin`] | F12 and `--screenshot`                          |
 //! | [`tour::TourPlugin`]        | the guided tour (T, `--tour`)                        |
 
+pub mod compare;
 pub mod control;
+pub mod cue;
 pub mod drag;
 pub mod geometry;
 pub mod history;
@@ -75,6 +79,10 @@ pub struct AppOptions {
     /// Write every body's position to FILE when the app quits (one `name x y` line each).
     #[arg(long, value_name = "FILE")]
     pub dump_state: Option<PathBuf>,
+    /// Presenter mode: large fonts, the scene, the algorithm switcher and one
+    /// plot, the algorithm and the handled set large over the world (F5 toggles).
+    #[arg(long)]
+    pub present: bool,
     /// Open the guided tour at its first step (its scene replaces SCENE): `--tour`
     /// for the paper's (assets/tours/paper.ron), `--tour=FILE` for your own.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
@@ -146,8 +154,10 @@ impl PluginGroup for LabPlugins {
             .add(view::ViewPlugin)
             .add(render::WorldRenderPlugin)
             .add(drag::DragPlugin)
+            .add(cue::CuePlugin)
             .add(inputs::InputsPlugin)
-            .add(ui::UiPlugin)
+            .add(compare::ComparePlugin)
+            .add(ui::UiPlugin { present: o.present })
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
             .add(tour::TourPlugin {
                 path: o.tour.clone().flatten().unwrap_or_else(|| self.assets.join("tours").join("paper.ron")),

@@ -57,3 +57,14 @@ pub fn bevy_a(rgb: [u8; 3], a: f32) -> Color {
 pub fn egui(rgb: [u8; 3]) -> Color32 {
     Color32::from_rgb(rgb[0], rgb[1], rgb[2])
 }
+
+/// A colour per algorithm (the algorithm buttons', the lanes' of compare mode),
+/// visible from the back of the room.
+pub fn algorithm(a: contact_core::Algorithm) -> [u8; 3] {
+    match a {
+        contact_core::Algorithm::Platt => [235, 110, 90],
+        contact_core::Algorithm::PlattImproved => [240, 180, 60],
+        contact_core::Algorithm::Right => [90, 200, 130],
+        contact_core::Algorithm::Exact => [110, 170, 255],
+    }
+}

@@ -57,8 +57,9 @@ pub struct Lab {
     /// ([`contact_core::Model::rows_version`]).
     pub rows_version: u64,
     /// Bodies whose coordinates were set from their components (not by the
-    /// core) before this step: the input log records them.
-    pub coords_set: Vec<usize>,
+    /// core) before this step, and whether their positions changed too (or
+    /// only their velocities, as a cue shot does): the input log records them.
+    pub coords_set: Vec<(usize, bool)>,
 }
 
 /// What a scene file says about showing it.
@@ -72,6 +73,8 @@ pub struct SceneInfo {
     pub dt: f64,
     /// Where it was read from (for the title and hot reload).
     pub path: Option<std::path::PathBuf>,
+    /// Open with the cue tool armed ([`super::cue`]).
+    pub cue: bool,
 }
 
 impl Lab {
@@ -90,6 +93,7 @@ impl Lab {
                 plots: scene.plots,
                 dt: scene.dt,
                 path,
+                cue: scene.cue,
             },
             report: None,
             generation: 0,
@@ -428,10 +432,11 @@ pub fn gather_bodies(lab: Option<ResMut<Lab>>, bodies: Query<(&LabBody, &Coords)
     for (body, coords) in &bodies {
         let o = world.model.bodies[body.index].offset;
         let r = o..o + coords.n;
-        if world.state.q[r.clone()] != *coords.q() || world.state.qd[r.clone()] != *coords.qd() {
+        let moved = world.state.q[r.clone()] != *coords.q();
+        if moved || world.state.qd[r.clone()] != *coords.qd() {
             world.state.q[r.clone()].copy_from_slice(coords.q());
             world.state.qd[r].copy_from_slice(coords.qd());
-            coords_set.push(body.index);
+            coords_set.push((body.index, moved));
         }
     }
 }

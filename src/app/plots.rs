@@ -12,6 +12,7 @@ use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, VLine};
 use crate::app::history::{self, History};
 use crate::app::physics::Lab;
 use crate::app::timeline::Timeline;
+use crate::app::ui::toolbar::algorithm_color;
 
 /// How much time the plots show when following the present.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +55,10 @@ pub struct PlotsPanel<'a> {
     pub history: &'a mut History,
     pub state: &'a mut PlotsState,
     pub timeline: &'a Timeline,
+    /// Compare mode's lanes, overlaid as dashed lines in their algorithm's colour.
+    pub compare: &'a mut crate::app::compare::Compare,
+    /// Presenter mode: the scene's first plot only.
+    pub only_first: bool,
 }
 
 const COLORS: [egui::Color32; 6] = [
@@ -97,12 +102,16 @@ impl PlotsPanel<'_> {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        let specs = self.specs();
+        let mut specs = self.specs();
+        if self.only_first {
+            specs.truncate(1);
+        }
         for s in &specs {
             for n in &s.series {
                 self.history.want(&self.lab.world, n);
             }
         }
+        self.compare.wanted = specs.iter().flat_map(|s| s.series.iter().cloned()).collect();
         self.toolbar(ui, &specs);
         ui.separator();
         let t_end = self
@@ -136,9 +145,16 @@ impl PlotsPanel<'_> {
                 let follow = self.state.follow;
                 let history = &*self.history;
                 let world = &self.lab.world;
-                let resp = Plot::new(("plot", i))
-                    .height(each)
-                    .legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6))
+                let compare = &*self.compare;
+                let main = world.settings.algorithm;
+                let plot = Plot::new(("plot", i)).height(each);
+                // In compare mode the Compare window is the legend (a colour per algorithm).
+                let plot = if self.compare.on {
+                    plot
+                } else {
+                    plot.legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6))
+                };
+                let resp = plot
                     .link_axis("lab-plots-t", [true, false])
                     .link_cursor("lab-plots-t", [true, false])
                     .allow_scroll(false)
@@ -168,9 +184,33 @@ impl PlotsPanel<'_> {
                                     y_hi = y_hi.max(p.y);
                                 }
                             }
-                            plot_ui.line(
-                                Line::new(history::pretty(world, name), pts).color(COLORS[j % COLORS.len()]).width(1.6),
-                            );
+                            if !compare.on {
+                                plot_ui.line(
+                                    Line::new(history::pretty(world, name), pts)
+                                        .color(COLORS[j % COLORS.len()])
+                                        .width(1.6),
+                                );
+                                continue;
+                            }
+                            // Compare mode: a colour per algorithm, the main run solid, lanes dashed.
+                            let title = format!("{} · {}", history::pretty(world, name), main.label());
+                            plot_ui.line(Line::new(title, pts).color(algorithm_color(main)).width(1.8));
+                            for l in &compare.lanes {
+                                let Some(lane_pts) = l.series.get(name) else { continue };
+                                let pts = window(lane_pts, lo, hi);
+                                for p in pts.iter().filter(|p| p.y.is_finite()) {
+                                    y_lo = y_lo.min(p.y);
+                                    y_hi = y_hi.max(p.y);
+                                }
+                                let a = l.lane.algorithm();
+                                let title = format!("{} · {}", history::pretty(world, name), a.label());
+                                plot_ui.line(
+                                    Line::new(title, pts)
+                                        .color(algorithm_color(a))
+                                        .width(1.6)
+                                        .style(egui_plot::LineStyle::dashed_dense()),
+                                );
+                            }
                         }
                         if let Some(t) = restored {
                             plot_ui.vline(VLine::new("", t).color(egui::Color32::from_gray(200)).width(1.0));

@@ -57,6 +57,13 @@ impl ViewTransform {
         DVec2::new(self.center.x + (s.x - c.x) as f64 / self.ppm, self.center.y - (s.y - c.y) as f64 / self.ppm)
     }
 
+    /// The same mapping in egui points when egui draws `zoom` times larger
+    /// (presenter mode): the rectangle and the pixels per metre divided by `zoom`.
+    pub fn in_points(&self, zoom: f32) -> ViewTransform {
+        let r = self.rect;
+        ViewTransform { rect: Rect::from_corners(r.min / zoom, r.max / zoom), ppm: self.ppm / zoom as f64, ..*self }
+    }
+
     /// World length of `px` logical pixels.
     pub fn world_len(&self, px: f64) -> f64 {
         px / self.ppm

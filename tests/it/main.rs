@@ -6,6 +6,8 @@
 
 mod bounds;
 mod common;
+mod compare;
+mod cue;
 mod drag;
 mod inputs;
 mod physics;

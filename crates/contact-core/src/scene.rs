@@ -51,6 +51,8 @@ pub struct Scene {
     pub dt: f64,
     /// The default simulated time of `contact-lab run`, in s.
     pub duration: f64,
+    /// The app opens with the cue tool armed, ready to shoot a ball.
+    pub cue: bool,
 }
 
 /// An axis-aligned rectangle in scene units (m).

@@ -15,8 +15,10 @@
 //! on the world are painted there by [`overlay`].
 
 pub mod algorithm;
+pub mod compare_panel;
 pub mod controls;
 pub mod overlay;
+pub mod presenter;
 pub mod scene_panel;
 pub mod table;
 pub mod timeline_bar;
@@ -28,6 +30,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::compare::{Compare, CompareAction};
 use super::control::{LabAction, Status};
 use super::drag::Drags;
 use super::history::History;
@@ -52,6 +55,8 @@ pub struct UiState {
     pub rate: RateMeter,
     /// A value of `h` or `τ` waiting for "Apply anyway".
     pub pending: Option<controls::Pending>,
+    /// Presenter mode ([`presenter`]): F5, `--present`.
+    pub present: bool,
 }
 
 /// Simulated time per real second, smoothed.
@@ -75,11 +80,14 @@ impl RateMeter {
     }
 }
 
-pub struct UiPlugin;
+pub struct UiPlugin {
+    /// Start in presenter mode.
+    pub present: bool,
+}
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<UiState>().add_systems(EguiPrimaryContextPass, layout);
+        app.insert_resource(UiState { present: self.present, ..default() }).add_systems(EguiPrimaryContextPass, layout);
     }
 }
 
@@ -101,6 +109,8 @@ pub struct PanelData<'w, 's> {
     pub look: Res<'w, SceneLook>,
     pub interp: Res<'w, Interpolation>,
     pub state: ResMut<'w, UiState>,
+    pub compare: ResMut<'w, Compare>,
+    pub cue: Option<ResMut<'w, super::cue::CueTool>>,
     pub virt: Res<'w, Time<Virtual>>,
     pub real: Res<'w, Time<Real>>,
     pub constraints: Query<'w, 's, (&'static LabConstraint, &'static ConstraintStatus)>,
@@ -145,11 +155,20 @@ fn layout(
     mut actions: MessageWriter<LabAction>,
     mut open: MessageWriter<OpenScene>,
     mut tour_actions: MessageWriter<TourAction>,
+    mut compare_actions: MessageWriter<CompareAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !data.state.styled {
         style(&ctx);
         data.state.styled = true;
+    }
+    if ctx.input(|i| i.key_pressed(egui::Key::F5)) && !ctx.egui_wants_keyboard_input() {
+        data.state.present = !data.state.present;
+    }
+    let present = data.state.present;
+    let zoom = if present { presenter::ZOOM } else { 1.0 };
+    if ctx.zoom_factor() != zoom {
+        ctx.set_zoom_factor(zoom);
     }
     if let Some(lab) = &data.lab {
         let (real, sim) = (data.real.elapsed_secs_f64(), lab.time());
@@ -157,6 +176,7 @@ fn layout(
     }
     let mut out = Vec::<LabAction>::new();
     let mut tour_out = Vec::<TourAction>::new();
+    let mut compare_out = Vec::<CompareAction>::new();
     let mut open_req = None::<std::path::PathBuf>;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -167,58 +187,76 @@ fn layout(
         egui::Frame::new().fill(egui::Color32::from_rgb(30, 33, 40)).inner_margin(egui::Margin::symmetric(10, 8));
 
     egui::Panel::top("toolbar").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 6))).show(&mut root, |ui| {
-        toolbar::Toolbar { data: &mut data, actions: &mut out, tour: &mut tour_out }.ui(ui);
+        toolbar::Toolbar { data: &mut data, actions: &mut out, tour: &mut tour_out, compare: &mut compare_out }.ui(ui);
     });
-    egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
-        &mut root,
-        |ui| {
-            status_line(ui, &data.status, data.real.elapsed_secs_f64(), data.budget.behind());
-        },
-    );
-    egui::Panel::right("plots").resizable(true).default_size(470.0).min_size(300.0).frame(panel_frame).show(
+    if !present {
+        egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
+            &mut root,
+            |ui| {
+                status_line(ui, &data.status, data.real.elapsed_secs_f64(), data.budget.behind());
+            },
+        );
+    }
+    // Presenter mode has panels of its own (their sizes are remembered apart), narrower.
+    let (plots_id, plots_w, left_id, left_w) =
+        if present { ("plots-present", 330.0, "left-present", 215.0) } else { ("plots", 470.0, "left", 318.0) };
+    egui::Panel::right(plots_id).resizable(true).default_size(plots_w).min_size(220.0).frame(panel_frame).show(
         &mut root,
         |ui| {
             if let Some(lab) = data.lab.as_deref() {
-                PlotsPanel { lab, history: &mut data.history, state: &mut data.state.plots, timeline: &data.timeline }
-                    .ui(ui);
+                PlotsPanel {
+                    lab,
+                    history: &mut data.history,
+                    state: &mut data.state.plots,
+                    timeline: &data.timeline,
+                    compare: &mut data.compare,
+                    only_first: present,
+                }
+                .ui(ui);
             }
         },
     );
-    egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
-        &mut root,
-        |ui| {
-            // The panel's own width (a row that overflows would widen the Ui's max_rect).
-            let (x0, x1) = (ui.max_rect().min.x, ui.max_rect().max.x);
-            timeline_bar::TimelineBar { data: &mut data, actions: &mut out }.ui(ui);
-            ui.separator();
-            let mut avail = ui.available_rect_before_wrap();
-            avail.min.x = x0;
-            avail.max.x = x1;
-            let split = (avail.width() * 0.6).max(420.0).min(avail.width() - 280.0);
-            let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
-            let right = egui::Rect::from_min_max(
-                egui::pos2(avail.min.x + split + 8.0, avail.min.y),
-                egui::pos2(avail.max.x - 4.0, avail.max.y),
-            );
-            ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
-                table::ConstraintTable { data: &mut data }.ui(ui);
-            });
-            ui.painter().vline(
-                avail.min.x + split,
-                avail.y_range(),
-                egui::Stroke::new(1.0, egui::Color32::from_gray(60)),
-            );
-            ui.scope_builder(egui::UiBuilder::new().max_rect(right), |ui| {
-                trace::TracePanel { data: &mut data }.ui(ui);
-            });
-            ui.allocate_rect(avail, egui::Sense::hover());
-        },
-    );
-    egui::Panel::left("left").resizable(true).default_size(318.0).min_size(250.0).frame(panel_frame).show(
+    // Presenter mode: the scene, the algorithm switcher and one plot.
+    if !present {
+        egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
+            &mut root,
+            |ui| {
+                // The panel's own width (a row that overflows would widen the Ui's max_rect).
+                let (x0, x1) = (ui.max_rect().min.x, ui.max_rect().max.x);
+                timeline_bar::TimelineBar { data: &mut data, actions: &mut out, compare: &mut compare_out }.ui(ui);
+                ui.separator();
+                let mut avail = ui.available_rect_before_wrap();
+                avail.min.x = x0;
+                avail.max.x = x1;
+                let split = (avail.width() * 0.6).max(420.0).min(avail.width() - 280.0);
+                let left = egui::Rect::from_min_size(avail.min, egui::vec2(split - 8.0, avail.height()));
+                let right = egui::Rect::from_min_max(
+                    egui::pos2(avail.min.x + split + 8.0, avail.min.y),
+                    egui::pos2(avail.max.x - 4.0, avail.max.y),
+                );
+                ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
+                    table::ConstraintTable { data: &mut data }.ui(ui);
+                });
+                ui.painter().vline(
+                    avail.min.x + split,
+                    avail.y_range(),
+                    egui::Stroke::new(1.0, egui::Color32::from_gray(60)),
+                );
+                ui.scope_builder(egui::UiBuilder::new().max_rect(right), |ui| {
+                    trace::TracePanel { data: &mut data }.ui(ui);
+                });
+                ui.allocate_rect(avail, egui::Sense::hover());
+            },
+        );
+    }
+    egui::Panel::left(left_id).resizable(true).default_size(left_w).min_size(200.0).frame(panel_frame).show(
         &mut root,
         |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                 algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
+                if present {
+                    return;
+                }
                 ui.add_space(6.0);
                 controls::Controls { data: &mut data }.ui(ui);
                 ui.add_space(6.0);
@@ -229,13 +267,18 @@ fn layout(
 
     // What is left is the world.
     let rest = root.available_rect_before_wrap();
-    let rect = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    // The view is in logical pixels, egui in points (`zoom` of them per pixel in presenter mode).
+    let rect = Rect::new(rest.min.x * zoom, rest.min.y * zoom, rest.max.x * zoom, rest.max.y * zoom);
     if view.rect != rect || !view.rect_known {
         view.rect = rect;
         view.rect_known = true;
     }
-    overlay::Overlay { data: &mut data, view: &view, rect: rest }.paint(&ctx);
+    overlay::Overlay { data: &mut data, view: &view.in_points(zoom), rect: rest }.paint(&ctx);
     tour_panel::TourPanel { data: &mut data, actions: &mut tour_out, world: rest }.show(&ctx);
+    compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
+    if present {
+        presenter::banner(&ctx, &data, rest);
+    }
 
     // The world view has the pointer unless a window (the tour) or a popup is over it.
     let over_window = |p| ctx.layer_id_at(p).is_some_and(|l| l.order != egui::Order::Background);
@@ -248,6 +291,9 @@ fn layout(
     }
     for a in tour_out {
         tour_actions.write(a);
+    }
+    for a in compare_out {
+        compare_actions.write(a);
     }
     if let Some(p) = open_req {
         open.write(OpenScene(p));
@@ -268,7 +314,7 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
         ui.label(
             egui::RichText::new(
                 "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · F12 screenshot · Ctrl+Q quit · \
-                 drag a body: spring (right-click/P pins) · drag space: pan · wheel: zoom",
+                 drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · drag space: pan · wheel: zoom",
             )
             .small()
             .color(egui::Color32::from_gray(140)),

@@ -1,16 +1,19 @@
 //! The timeline scrubber: the stored history of snapshots as a bar, rewinds as
 //! ticks; clicking or dragging restores that exact state (and pauses); playing
-//! continues from there with the algorithm now selected.
+//! continues from there with the algorithm now selected. "Run from here with"
+//! adds a compare-mode lane of another algorithm at the state shown.
 
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelData;
+use crate::app::compare::CompareAction;
 use crate::app::control::LabAction;
 use crate::app::timeline::SPAN_SECONDS;
 
 pub struct TimelineBar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<LabAction>,
+    pub compare: &'a mut Vec<CompareAction>,
 }
 
 impl TimelineBar<'_, '_, '_> {
@@ -45,6 +48,15 @@ impl TimelineBar<'_, '_, '_> {
                 ),
             )
             .on_hover_text(format!("the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
+            ui.menu_button("Run from here with ▾", |ui| {
+                for a in contact_core::Algorithm::ALL {
+                    let text = RichText::new(a.label()).color(super::toolbar::algorithm_color(a));
+                    if ui.button(text).on_hover_text("a compare-mode lane from the state shown").clicked() {
+                        self.compare.push(CompareAction::Branch(a));
+                        ui.close();
+                    }
+                }
+            });
             let w = ui.available_width() - 4.0;
             let (rect, resp) = ui.allocate_exact_size(egui::vec2(w.max(60.0), 20.0), egui::Sense::click_and_drag());
             let p = ui.painter_at(rect.expand(2.0));

@@ -10,6 +10,7 @@ pub struct Toolbar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<LabAction>,
     pub tour: &'a mut Vec<crate::app::tour::TourAction>,
+    pub compare: &'a mut Vec<crate::app::compare::CompareAction>,
 }
 
 impl Toolbar<'_, '_, '_> {
@@ -38,21 +39,24 @@ impl Toolbar<'_, '_, '_> {
             if ui.button("⟲ Reset").on_hover_text("R : back to the scene's start (settings kept)").clicked() {
                 self.actions.push(LabAction::Reset);
             }
-            ui.separator();
-            ui.label("speed");
-            let mut speed = self.data.settings.speed;
-            let r = ui.add(
-                egui::Slider::new(&mut speed, 0.01..=4.0)
-                    .logarithmic(true)
-                    .custom_formatter(|v, _| format!("{v:.2}×"))
-                    .clamping(egui::SliderClamping::Always),
-            );
-            if r.changed() {
-                self.data.settings.speed = speed;
-            }
-            for s in [0.1, 1.0] {
-                if ui.small_button(format!("{s}×")).clicked() {
-                    self.data.settings.speed = s;
+            // Presenter mode: no speed controls (a cleaner bar at 1.5× size).
+            if !self.data.state.present {
+                ui.separator();
+                ui.label("speed");
+                let mut speed = self.data.settings.speed;
+                let r = ui.add(
+                    egui::Slider::new(&mut speed, 0.01..=4.0)
+                        .logarithmic(true)
+                        .custom_formatter(|v, _| format!("{v:.2}×"))
+                        .clamping(egui::SliderClamping::Always),
+                );
+                if r.changed() {
+                    self.data.settings.speed = speed;
+                }
+                for s in [0.1, 1.0] {
+                    if ui.small_button(format!("{s}×")).clicked() {
+                        self.data.settings.speed = s;
+                    }
                 }
             }
             ui.separator();
@@ -68,16 +72,40 @@ impl Toolbar<'_, '_, '_> {
                 } else {
                     egui::Color32::from_gray(150)
                 };
-                ui.label(RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color))
+                if !self.data.state.present {
+                    ui.label(
+                        RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color),
+                    )
                     .on_hover_text("simulated seconds per wall-clock second, over the last half second");
+                }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("📷 Screenshot").on_hover_text("F12: save a PNG in the current directory").clicked() {
+                if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
                     self.actions.push(LabAction::Screenshot);
                 }
                 let tour = if self.data.tour.open { "🎓 Tour ✓" } else { "🎓 Tour" };
                 if ui.button(tour).on_hover_text("T: the guided tour of the paper, step by step").clicked() {
                     self.tour.push(crate::app::tour::TourAction::Toggle);
+                }
+                if let Some(cue) = self.data.cue.as_deref_mut() {
+                    let armed = cue.armed;
+                    let button = egui::Button::new("🎱 Cue").selected(armed);
+                    if ui
+                        .add(button)
+                        .on_hover_text("K: drag back from a ball to aim, release to shoot (or Shift+drag)")
+                        .clicked()
+                    {
+                        cue.armed = !armed;
+                    }
+                }
+                let on = self.data.compare.on;
+                let compare = egui::Button::new("⇶ Compare").selected(on);
+                if ui
+                    .add(compare)
+                    .on_hover_text("C: fork the state shown into one lane per algorithm and watch them part")
+                    .clicked()
+                {
+                    self.compare.push(crate::app::compare::CompareAction::Toggle);
                 }
                 if ui.button("Fit view").on_hover_text("F").clicked() {
                     self.actions.push(LabAction::FitView);
@@ -94,12 +122,7 @@ impl Toolbar<'_, '_, '_> {
     }
 }
 
-/// A colour per algorithm, so a presenter's switch is visible from the back of the room.
+/// A colour per algorithm ([`crate::app::palette::algorithm`]).
 pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
-    match a {
-        Algorithm::Platt => egui::Color32::from_rgb(235, 110, 90),
-        Algorithm::PlattImproved => egui::Color32::from_rgb(240, 180, 60),
-        Algorithm::Right => egui::Color32::from_rgb(90, 200, 130),
-        Algorithm::Exact => egui::Color32::from_rgb(110, 170, 255),
-    }
+    crate::app::palette::egui(crate::app::palette::algorithm(a))
 }

@@ -522,6 +522,7 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
         plots,
         dt,
         duration,
+        cue: file.cue,
     })
 }
 

@@ -57,6 +57,9 @@ pub struct SceneFile {
     /// Simulated seconds for `contact-lab run` when `--duration` is not given.
     #[serde(default = "default_duration")]
     pub duration: f64,
+    /// The app opens with the cue tool armed (a drag back from a ball shoots it).
+    #[serde(default)]
+    pub cue: bool,
 }
 
 fn default_duration() -> f64 {

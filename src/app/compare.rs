@@ -1,0 +1,313 @@
+//! Compare mode (key `C`, the toolbar's "⇶ Compare"): the state on screen is
+//! forked into one lane per chosen algorithm ([`contact_core::lanes`]), and the
+//! lanes take every step the lab takes, on the same inputs: each step's entries
+//! of the input log ([`super::inputs`]) — springs, dragged forces, cue shots,
+//! settings but the algorithm, `h` — are given to every lane before it steps.
+//!
+//! The world view draws the lanes as ghosts in their algorithm's colour, the
+//! plots overlay their series, and the Compare window reads out, per lane,
+//! `‖q − q_Exact‖`, the largest penetration since the fork, the energy, the
+//! handled rows and the solves of the last step. "Keep" makes a lane the lab's
+//! run and leaves compare mode.
+//!
+//! Forks: from the state shown (which may be a timeline instant: scrub, then
+//! fork — or "run from here with X" in the timeline bar adds one lane there), or
+//! from the scene's start (a reset, then the fork). A restore or a reset while
+//! comparing forks the lanes again from the new state.
+
+use std::collections::HashMap;
+
+use bevy::math::{DVec2, Isometry2d};
+use bevy::prelude::*;
+use contact_core::{Algorithm, ConstraintKind, Lane};
+use egui_plot::PlotPoint;
+
+use super::drag::Drags;
+use super::history;
+use super::inputs::Inputs;
+use super::palette;
+use super::physics::{self, Lab, PhysicsSet, StateJumped, StepSettings};
+use super::render::{self, f};
+use super::view::{EguiClaims, ViewTransform};
+
+/// Samples a lane keeps per series before it halves them.
+const SERIES_CAP: usize = 20_000;
+
+/// One lane of compare mode and what the plots read from it.
+pub struct AppLane {
+    pub lane: Lane,
+    /// `t` of the fork.
+    pub from: f64,
+    /// `(t, value)` of each series the plots show, since the fork.
+    pub series: HashMap<String, Vec<PlotPoint>>,
+}
+
+impl AppLane {
+    fn new(lab: &Lab, algorithm: Algorithm, h: f64, drags: Option<&Drags>) -> Self {
+        let springs = drags.map(Drags::core_springs).unwrap_or_default();
+        AppLane { lane: Lane::fork(&lab.world, algorithm, h, &springs), from: lab.time(), series: HashMap::new() }
+    }
+
+    fn record(&mut self, wanted: &[String]) {
+        let (world, Some(report)) = (&self.lane.world, &self.lane.report) else { return };
+        for name in wanted {
+            let Some(source) = history::resolve(world, name) else { continue };
+            let points = self.series.entry(name.clone()).or_default();
+            if points.len() >= SERIES_CAP {
+                let kept: Vec<PlotPoint> = points.iter().step_by(2).copied().collect();
+                *points = kept;
+            }
+            points.push(PlotPoint::new(world.state.t, source.value(world, report)));
+        }
+    }
+}
+
+/// Compare mode's lanes and choices.
+#[derive(Resource, Default)]
+pub struct Compare {
+    pub on: bool,
+    pub lanes: Vec<AppLane>,
+    /// Algorithms that get a lane at a fork (the lab's own is the main run).
+    pub chosen: Vec<Algorithm>,
+    /// Series names the plots show now: the lanes record those.
+    pub wanted: Vec<String>,
+    /// Input log entries already given to the lanes.
+    seen: usize,
+    generation: Option<u64>,
+    /// The lab's state jumped (a restore, a reset): fork the lanes again.
+    refork: bool,
+    /// The lab's own largest penetration since the fork (m).
+    pub main_penetration: f64,
+}
+
+impl Compare {
+    /// The algorithms forked when none were chosen: all four.
+    fn choice(&self) -> Vec<Algorithm> {
+        if self.chosen.is_empty() { Algorithm::ALL.to_vec() } else { self.chosen.clone() }
+    }
+
+    /// The lane of `algorithm`, if any.
+    pub fn lane(&self, algorithm: Algorithm) -> Option<&AppLane> {
+        self.lanes.iter().find(|l| l.lane.algorithm() == algorithm)
+    }
+}
+
+/// What the user asks of compare mode.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum CompareAction {
+    Toggle,
+    /// Fork the chosen algorithms from the state shown (`false`) or the scene's start.
+    Fork {
+        from_start: bool,
+    },
+    /// Add one lane at the state shown (the timeline's "run from here with X").
+    Branch(Algorithm),
+    Remove(usize),
+    /// Make lane `i` the lab's run and leave compare mode.
+    Keep(usize),
+    Leave,
+}
+
+pub struct ComparePlugin;
+
+impl Plugin for ComparePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Compare>()
+            .add_message::<CompareAction>()
+            .add_systems(FixedUpdate, step_lanes.in_set(PhysicsSet::Step).after(physics::step_world))
+            .add_systems(PreUpdate, follow_jumps.after(physics::InstallSceneSet))
+            .add_systems(Update, (keyboard, apply_actions).chain())
+            .add_systems(
+                Update,
+                draw_ghosts
+                    .after(render::DrawSet)
+                    .run_if(resource_exists::<ViewTransform>)
+                    .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
+            );
+    }
+}
+
+fn keyboard(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    claims: Option<Res<EguiClaims>>,
+    mut actions: MessageWriter<CompareAction>,
+) {
+    let Some(keys) = keys else { return };
+    if claims.is_some_and(|c| c.keyboard) {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        actions.write(CompareAction::Toggle);
+    }
+}
+
+/// Forks one lane per chosen algorithm other than the lab's from its state now.
+fn fork(world: &mut World) {
+    let main = world.get_resource::<Lab>().map(|l| l.world.settings.algorithm);
+    let choice: Vec<Algorithm> =
+        world.resource::<Compare>().choice().into_iter().filter(|&a| Some(a) != main).collect();
+    fork_lanes(world, &choice);
+}
+
+/// Compare mode on, with one lane per algorithm of `algorithms` from the lab's state now.
+fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
+    let h = world.resource::<StepSettings>().h;
+    let seen = world.get_resource::<Inputs>().map_or(0, |i| i.log.entries.len());
+    let Some(lab) = world.get_resource::<Lab>() else { return };
+    let drags = world.get_resource::<Drags>();
+    let lanes: Vec<AppLane> = algorithms.iter().map(|&a| AppLane::new(lab, a, h, drags)).collect();
+    let generation = lab.generation;
+    let mut compare = world.resource_mut::<Compare>();
+    compare.main_penetration = 0.0;
+    compare.lanes = lanes;
+    compare.seen = seen;
+    compare.generation = Some(generation);
+    compare.on = true;
+}
+
+fn apply_actions(world: &mut World) {
+    if std::mem::take(&mut world.resource_mut::<Compare>().refork) {
+        // The same lanes (or the chosen ones after a fork from the start), from the new state.
+        let compare = world.resource::<Compare>();
+        let lanes: Vec<Algorithm> = compare.lanes.iter().map(|l| l.lane.algorithm()).collect();
+        if lanes.is_empty() { fork(world) } else { fork_lanes(world, &lanes) }
+    }
+    let actions: Vec<CompareAction> = world.resource_mut::<Messages<CompareAction>>().drain().collect();
+    let now = world.resource::<Time<Real>>().elapsed_secs_f64();
+    for action in actions {
+        let say = |world: &mut World, text: String| {
+            if let Some(mut status) = world.get_resource_mut::<super::control::Status>() {
+                status.say(now, text);
+            }
+        };
+        match action {
+            CompareAction::Toggle if world.resource::<Compare>().on => leave(world),
+            CompareAction::Toggle | CompareAction::Fork { from_start: false } => {
+                fork(world);
+                let n = world.resource::<Compare>().lanes.len();
+                say(world, format!("Compare: {n} lanes forked at the state shown"));
+            }
+            CompareAction::Fork { from_start: true } => {
+                // The reset's jump forks the chosen lanes (follow_jumps), from the start.
+                let mut compare = world.resource_mut::<Compare>();
+                compare.on = true;
+                compare.lanes.clear();
+                world.write_message(super::control::LabAction::Reset);
+            }
+            CompareAction::Branch(a) => {
+                if !world.resource::<Compare>().on {
+                    fork_lanes(world, &[]);
+                }
+                let h = world.resource::<StepSettings>().h;
+                let Some(lab) = world.get_resource::<Lab>() else { continue };
+                let lane = AppLane::new(lab, a, h, world.get_resource::<Drags>());
+                let t = lab.time();
+                let mut compare = world.resource_mut::<Compare>();
+                compare.lanes.retain(|l| l.lane.algorithm() != a);
+                compare.lanes.push(lane);
+                say(world, format!("Compare: a {} lane from t = {t:.4} s", a.label()));
+            }
+            CompareAction::Remove(i) => {
+                let mut compare = world.resource_mut::<Compare>();
+                if i < compare.lanes.len() {
+                    compare.lanes.remove(i);
+                }
+            }
+            CompareAction::Keep(i) => keep(world, i),
+            CompareAction::Leave => leave(world),
+        }
+    }
+}
+
+fn leave(world: &mut World) {
+    let mut compare = world.resource_mut::<Compare>();
+    compare.on = false;
+    compare.lanes.clear();
+}
+
+/// Lane `i`'s world becomes the lab's (state, handled set, settings and forces).
+fn keep(world: &mut World, i: usize) {
+    let Some(kept) = world.resource_mut::<Compare>().lanes.get(i).map(|l| l.lane.world.clone()) else { return };
+    let algorithm = kept.settings.algorithm;
+    if let Some(mut lab) = world.get_resource_mut::<Lab>() {
+        lab.world = kept;
+        lab.report = None;
+    }
+    leave(world);
+    physics::sync_components_from_core(world);
+    world.write_message(StateJumped { new_scene: false, reset: false });
+    let now = world.resource::<Time<Real>>().elapsed_secs_f64();
+    if let Some(mut status) = world.get_resource_mut::<super::control::Status>() {
+        status.say(now, format!("Compare: kept the {} lane", algorithm.label()));
+    }
+}
+
+/// After the lab's step: every lane gets the step's inputs and takes the step.
+pub fn step_lanes(lab: Option<Res<Lab>>, inputs: Option<Res<Inputs>>, mut compare: ResMut<Compare>) {
+    let Some(lab) = lab else { return };
+    if !compare.on || compare.generation != Some(lab.generation) {
+        return;
+    }
+    let entries = inputs.as_ref().map(|i| &i.log.entries[..]).unwrap_or(&[]);
+    let seen = compare.seen.min(entries.len());
+    if let Some(r) = &lab.report {
+        let constraints = &lab.world.model.constraints;
+        let inequalities = r.g.iter().zip(constraints).filter(|(_, c)| c.kind == ConstraintKind::Inequality);
+        let p = inequalities.map(|(g, _)| -g).fold(compare.main_penetration, f64::max);
+        compare.main_penetration = p;
+    }
+    let Compare { lanes, wanted, .. } = &mut *compare;
+    for l in lanes.iter_mut() {
+        // The lab did not step (it diverged and was restored): neither do the lanes.
+        if l.lane.world.steps + 1 != lab.world.steps {
+            continue;
+        }
+        for (_, input) in &entries[seen..] {
+            l.lane.give(input);
+        }
+        l.lane.step();
+        l.record(wanted);
+    }
+    compare.seen = entries.len();
+}
+
+/// A restore or a reset forks the lanes again from the new state (at the next
+/// `Update`); a new scene ends compare mode.
+fn follow_jumps(mut jumped: MessageReader<StateJumped>, mut compare: ResMut<Compare>) {
+    let mut any = false;
+    for j in jumped.read() {
+        if j.new_scene {
+            compare.on = false;
+            compare.lanes.clear();
+            return;
+        }
+        any = true;
+    }
+    compare.refork |= any && compare.on;
+}
+
+/// The lanes' bodies as outlines in their algorithm's colour, over the lab's.
+fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>) {
+    if !compare.on {
+        return;
+    }
+    let px = |n: f64| view.world_len(n);
+    for l in &compare.lanes {
+        let color = palette::bevy_a(palette::algorithm(l.lane.algorithm()), 0.9);
+        let w = &l.lane.world;
+        for (b, body) in w.model.bodies.iter().enumerate() {
+            if !body.is_dynamic() {
+                continue;
+            }
+            let p = w.model.position(b, &w.state);
+            let p = DVec2::new(p.x, p.y);
+            let r = if body.radius > 0.0 { body.radius } else { px(6.0) };
+            g.circle_2d(Isometry2d::from_translation(f(p)), r as f32, color).resolution(40);
+            if body.radius == 0.0 {
+                let d = px(4.0);
+                g.line_2d(f(p - DVec2::new(d, d)), f(p + DVec2::new(d, d)), color);
+                g.line_2d(f(p - DVec2::new(d, -d)), f(p + DVec2::new(d, -d)), color);
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The Compare window, over the world view while compare mode is on
+//! ([`crate::app::compare`]): a legend (the lanes' colours are the algorithm
+//! buttons'), one row per run with `‖q − q_Exact‖`, the largest penetration since
+//! the fork, the energy, the handled rows and the solves of the last step, and
+//! the buttons to keep a lane, drop it, fork again or leave.
+
+use bevy_egui::egui::{self, RichText};
+use contact_core::{Algorithm, World};
+
+use super::PanelData;
+use super::toolbar::algorithm_color;
+use crate::app::compare::CompareAction;
+
+pub struct ComparePanel<'a, 'w, 's> {
+    pub data: &'a mut PanelData<'w, 's>,
+    pub actions: &'a mut Vec<CompareAction>,
+    /// The world view: the window opens at its top-right corner.
+    pub world: egui::Rect,
+}
+
+/// One row of the readout.
+struct Row {
+    label: String,
+    algorithm: Algorithm,
+    distance: Option<f64>,
+    penetration: f64,
+    energy: f64,
+    handled: usize,
+    solves: usize,
+    note: Option<String>,
+}
+
+fn energy(w: &World) -> f64 {
+    w.model.kinetic_energy(&w.state) + w.model.potential_energy(&w.state)
+}
+
+impl ComparePanel<'_, '_, '_> {
+    pub fn show(&mut self, ctx: &egui::Context) {
+        if !self.data.compare.on {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new(RichText::new("⇶ Compare").strong())
+            .id(egui::Id::new("compare"))
+            .open(&mut open)
+            .pivot(egui::Align2::RIGHT_BOTTOM)
+            .default_pos(self.world.max - egui::vec2(10.0, 10.0))
+            .default_width(580.0)
+            .resizable(true)
+            .collapsible(true)
+            .show(ctx, |ui| self.ui(ui));
+        if !open {
+            self.actions.push(CompareAction::Leave);
+        }
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        let Some(lab) = self.data.lab.as_deref() else { return Vec::new() };
+        let compare = &*self.data.compare;
+        let exact: Option<&World> = if lab.world.settings.algorithm == Algorithm::Exact {
+            Some(&lab.world)
+        } else {
+            compare.lane(Algorithm::Exact).map(|l| &l.lane.world)
+        };
+        let distance = |w: &World| {
+            exact.map(|e| w.state.q.iter().zip(&e.state.q).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt())
+        };
+        let report = lab.report.as_ref();
+        let mut rows = vec![Row {
+            label: "lab".into(),
+            algorithm: lab.world.settings.algorithm,
+            distance: distance(&lab.world),
+            penetration: compare.main_penetration,
+            energy: energy(&lab.world),
+            handled: report.map_or(0, |r| r.handled.iter().filter(|h| **h).count()),
+            solves: report.map_or(0, |r| r.solves),
+            note: None,
+        }];
+        for l in &compare.lanes {
+            let r = l.lane.report.as_ref();
+            rows.push(Row {
+                label: format!("from {:.3} s", l.from),
+                algorithm: l.lane.algorithm(),
+                distance: distance(&l.lane.world),
+                penetration: l.lane.max_penetration,
+                energy: l.lane.energy(),
+                handled: r.map_or(0, |r| r.handled.iter().filter(|h| **h).count()),
+                solves: r.map_or(0, |r| r.solves),
+                note: l.lane.diverged.clone(),
+            });
+        }
+        rows
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui) {
+        let rows = self.rows();
+        egui::Grid::new("compare-rows").num_columns(8).striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
+            for h in ["", "run", "‖q − q_Exact‖ [m]", "max penetration [m]", "energy [J]", "handled", "solves", ""]
+            {
+                ui.label(RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for (i, r) in rows.iter().enumerate() {
+                let color = algorithm_color(r.algorithm);
+                ui.label(RichText::new("⬤").color(color));
+                let run = format!("{} · {}", r.algorithm.label(), r.label);
+                ui.add(
+                    egui::Label::new(RichText::new(run).strong().color(color)).wrap_mode(egui::TextWrapMode::Extend),
+                );
+                ui.label(RichText::new(r.distance.map_or("—".into(), |d| format!("{d:.3e}"))).monospace());
+                let pen = RichText::new(format!("{:.3e}", r.penetration)).monospace();
+                let pen = if r.penetration > 1e-6 { pen.color(egui::Color32::from_rgb(255, 110, 110)) } else { pen };
+                ui.label(pen).on_hover_text(r.note.clone().unwrap_or_else(|| "largest since the fork".into()));
+                ui.label(RichText::new(format!("{:.6}", r.energy)).monospace());
+                ui.label(RichText::new(r.handled.to_string()).monospace());
+                ui.label(RichText::new(r.solves.to_string()).monospace());
+                if i > 0 {
+                    ui.horizontal(|ui| {
+                        if ui.small_button("Keep").on_hover_text("make this lane the lab's run and leave").clicked() {
+                            self.actions.push(CompareAction::Keep(i - 1));
+                        }
+                        if ui.small_button("✖").on_hover_text("drop this lane").clicked() {
+                            self.actions.push(CompareAction::Remove(i - 1));
+                        }
+                    });
+                } else {
+                    ui.label("");
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(why) = rows.iter().find_map(|r| r.note.as_ref().filter(|n| n.starts_with("diverged"))) {
+            ui.label(RichText::new(format!("⚠ a lane {why}")).small().color(egui::Color32::from_rgb(240, 170, 40)));
+        }
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("fork");
+            let compare = &mut *self.data.compare;
+            for a in Algorithm::ALL {
+                let mut on = compare.chosen.is_empty() || compare.chosen.contains(&a);
+                if ui.checkbox(&mut on, RichText::new(a.label()).color(algorithm_color(a))).changed() {
+                    if compare.chosen.is_empty() {
+                        compare.chosen = Algorithm::ALL.to_vec();
+                    }
+                    compare.chosen.retain(|x| *x != a);
+                    if on {
+                        compare.chosen.push(a);
+                    }
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Fork here").on_hover_text("every chosen algorithm from the state shown").clicked() {
+                self.actions.push(CompareAction::Fork { from_start: false });
+            }
+            if ui.button("From the start").on_hover_text("reset, then fork the chosen algorithms").clicked() {
+                self.actions.push(CompareAction::Fork { from_start: true });
+            }
+            if ui.button("Leave").on_hover_text("C: keep the lab's run, drop the lanes").clicked() {
+                self.actions.push(CompareAction::Leave);
+            }
+        });
+        ui.label(
+            RichText::new(
+                "Lanes take the lab's steps on the same inputs (springs, forces, shots, settings but the algorithm). \
+                 World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their algorithm's colour \
+                 (hover a line for its name). Penetration: the largest since the fork.",
+            )
+            .small()
+            .weak(),
+        );
+    }
+}

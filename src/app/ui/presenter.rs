@@ -1,0 +1,51 @@
+//! Presenter mode (F5, `--present`): for a class in front of a projector. The
+//! whole interface is drawn half again as large; the panels shrink to the
+//! scene, the algorithm switcher and one plot (the scene's first); and a banner
+//! over the world view names the algorithm in its colour and the handled set
+//! `E ∪ F⁺` of the last step, large enough to read from the back of the room.
+
+use bevy_egui::egui::{self, RichText};
+
+use super::PanelData;
+use super::toolbar::algorithm_color;
+
+/// How much larger everything is drawn in presenter mode.
+pub const ZOOM: f32 = 1.5;
+
+/// The banner at the world view's top-left corner.
+pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) {
+    let Some(lab) = data.lab.as_deref() else { return };
+    let algorithm = lab.world.settings.algorithm;
+    let handled: Vec<&str> = lab.report.as_ref().map_or(Vec::new(), |r| {
+        (0..r.handled.len())
+            .filter(|&k| r.handled[k])
+            .filter_map(|k| lab.constraint_names.get(k).map(String::as_str))
+            .collect()
+    });
+    let set = match handled.len() {
+        0 if lab.report.is_none() => "no step yet".to_string(),
+        0 => "E ∪ F⁺ = ∅".to_string(),
+        n if n > 8 => format!("E ∪ F⁺ = {{{}, …}}  ({n} rows)", handled[..8].join(", ")),
+        _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
+    };
+    egui::Area::new(egui::Id::new("presenter-banner"))
+        .fixed_pos(world.min + egui::vec2(14.0, 36.0))
+        .interactable(false)
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_black_alpha(170))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(14, 8))
+                .show(ui, |ui| {
+                    ui.label(RichText::new(algorithm.label()).size(34.0).strong().color(algorithm_color(algorithm)));
+                    let set = RichText::new(set).size(22.0).monospace().color(egui::Color32::from_gray(235));
+                    ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Extend));
+                    ui.label(
+                        RichText::new(format!("t = {:.3} s", lab.time()))
+                            .size(16.0)
+                            .color(egui::Color32::from_gray(180)),
+                    );
+                });
+        });
+}
