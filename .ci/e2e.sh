@@ -5,6 +5,8 @@
 #  1. A scripted screenshot of the wedge (--screenshot --frames) is checked to be
 #     neither blank nor panel-less: pixel statistics over the whole image and over
 #     each panel region (toolbar, algorithm/controls, plots, table/trace, world).
+#  1b. Presenter mode (--present) renders: a banner with the algorithm and the
+#     handled set over the world view, and no bottom panels.
 #  2. An xdotool drag on a ball: the app logs where each body is on screen once
 #     the view is fitted; the mouse grabs the ball there and drags it; the app's
 #     log line "drag: puck moved from … to …" and its --dump-state file must show
@@ -83,6 +85,24 @@ panel "left panel" "300x420+0+40" 0.3 1
 panel "plots panel" "440x700+1150+40" 0.2 1
 panel "bottom panel" "1100x180+0+660" 0.3 1
 panel "world view" "600x440+420+60" 0 0.1
+
+# --- 1b. Presenter mode ----------------------------------------------------------
+say "screenshot of presenter mode"
+timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" \
+  "$BIN" assets/scenes/wedge.ron --size ${W}x${H} --algorithm platt --present --pause-at 0.02 --frames 30 \
+  --screenshot "$OUT/present.png" >"$OUT/present.log" 2>&1 || { tail -20 "$OUT/present.log"; fail "presenter mode did not exit cleanly"; }
+[ -s "$OUT/present.png" ] || fail "no presenter screenshot written"
+read -r iw ih < <(identify -format '%w %h\n' "$OUT/present.png")
+[ "$iw" = "$W" ] && [ "$ih" = "$H" ] || fail "presenter screenshot is ${iw}x${ih}, expected ${W}x${H}"
+pstat() { convert "$OUT/present.png" -crop "$1" +repage -colorspace Gray -format '%[fx:mean] %[fx:standard_deviation]\n' info:; }
+pfill() { convert "$OUT/present.png" -crop "$1" +repage -fuzz 3% -fill white -opaque "rgb(30,33,40)" \
+  -fill black +opaque white -format '%[fx:mean]\n' info:; }
+read -r mean sd < <(pstat "300x160+515+105")
+say "  banner (algorithm and E ∪ F⁺): mean $mean, stddev $sd"
+awk -v sd="$sd" 'BEGIN { exit !(sd >= 0.08) }' || fail "presenter banner looks empty (stddev $sd)"
+read -r f < <(pfill "560x160+540+720")
+say "  no inspector in presenter mode: panel fill $f where the table and trace usually are"
+awk -v f="$f" 'BEGIN { exit !(f <= 0.1) }' || fail "presenter mode still shows the bottom panels (fill $f)"
 
 # --- 2. Drag a ball ------------------------------------------------------------
 say "dragging a ball"

@@ -108,10 +108,16 @@ pub enum CompareAction {
     Leave,
 }
 
-pub struct ComparePlugin;
+pub struct ComparePlugin {
+    /// Fork the lanes as soon as the first scene is in (`--compare`).
+    pub start: bool,
+}
 
 impl Plugin for ComparePlugin {
     fn build(&self, app: &mut App) {
+        if self.start {
+            app.add_systems(Update, start_when_installed.before(apply_actions));
+        }
         app.init_resource::<Compare>()
             .add_message::<CompareAction>()
             .add_systems(FixedUpdate, step_lanes.in_set(PhysicsSet::Step).after(physics::step_world))
@@ -124,6 +130,14 @@ impl Plugin for ComparePlugin {
                     .run_if(resource_exists::<ViewTransform>)
                     .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
             );
+    }
+}
+
+/// `--compare`: the first frame with a scene forks the lanes (once).
+fn start_when_installed(lab: Option<Res<Lab>>, mut done: Local<bool>, mut actions: MessageWriter<CompareAction>) {
+    if !*done && lab.is_some() {
+        *done = true;
+        actions.write(CompareAction::Toggle);
     }
 }
 

@@ -79,6 +79,9 @@ pub struct AppOptions {
     /// Write every body's position to FILE when the app quits (one `name x y` line each).
     #[arg(long, value_name = "FILE")]
     pub dump_state: Option<PathBuf>,
+    /// Start in compare mode: one lane per algorithm from the scene's start (C toggles).
+    #[arg(long)]
+    pub compare: bool,
     /// Presenter mode: large fonts, the scene, the algorithm switcher and one
     /// plot, the algorithm and the handled set large over the world (F5 toggles).
     #[arg(long)]
@@ -156,7 +159,7 @@ impl PluginGroup for LabPlugins {
             .add(drag::DragPlugin)
             .add(cue::CuePlugin)
             .add(inputs::InputsPlugin)
-            .add(compare::ComparePlugin)
+            .add(compare::ComparePlugin { start: o.compare })
             .add(ui::UiPlugin { present: o.present })
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
             .add(tour::TourPlugin {

@@ -19,7 +19,7 @@ fn lab_app(file: &str) -> App {
     let scene = scene(file);
     let mut app = headless(&scene);
     app.init_resource::<Drags>()
-        .add_plugins((InputsPlugin, ComparePlugin))
+        .add_plugins((InputsPlugin, ComparePlugin { start: false }))
         .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Gather).after(physics::gather_bodies));
     app
 }
