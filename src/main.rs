@@ -1,7 +1,8 @@
 //! contact-lab: a laboratory for contact handled with Lagrange multipliers.
 //!
 //! `contact-lab [SCENE]` opens the desktop lab; `contact-lab run|compare SCENE`
-//! runs the same scenes headless (see `--help`).
+//! runs the same scenes headless, `contact-lab figure paper-fig2|paper-fig3`
+//! draws the paper's figures (see `--help`).
 
 use contact_lab::app;
 mod cli;

@@ -10,6 +10,9 @@
 //! | 1–4   | Platt, Platt improved, Right, Exact    |
 //! | F     | fit the view to the scene              |
 //! | T     | the guided tour ([`super::tour`])      |
+//! | C     | compare mode ([`super::compare`])      |
+//! | K     | the cue ([`super::cue`])               |
+//! | F5    | presenter mode ([`super::ui::presenter`]) |
 //! | F12   | screenshot                             |
 //! | Ctrl+Q | quit                                  |
 //!

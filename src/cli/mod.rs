@@ -230,7 +230,7 @@ impl fmt::Display for CliError {
                 if let Some(c) = constraint {
                     write!(f, ", worst constraint {c}")?;
                 }
-                write!(f, "): {cause}; the CSV files hold the steps up to it")
+                write!(f, "): {cause}")
             }
             CliError::TooManySteps { steps, duration, dt } => write!(
                 f,

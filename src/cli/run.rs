@@ -53,6 +53,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(ev) = events {
         ev.finish()?;
     }
+    let written = args.csv.is_some() || args.events.is_some();
+    if written && matches!(result, Err(CliError::Diverged { .. })) {
+        writeln!(out, "the CSV files hold the steps up to the diverged one").map_err(io_err)?;
+    }
     let stats = result?;
 
     let s = &world.settings;
