@@ -43,8 +43,9 @@ impl ComparePanel<'_, '_, '_> {
         egui::Window::new(RichText::new("⇶ Compare").strong())
             .id(egui::Id::new("compare"))
             .open(&mut open)
-            .pivot(egui::Align2::RIGHT_BOTTOM)
-            .default_pos(self.world.max - egui::vec2(10.0, 10.0))
+            // The top right of the world view: the scenes' bodies sit low and left.
+            .pivot(egui::Align2::RIGHT_TOP)
+            .default_pos(egui::pos2(self.world.max.x - 10.0, self.world.min.y + 48.0))
             .default_width(580.0)
             .resizable(true)
             .collapsible(true)
