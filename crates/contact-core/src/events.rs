@@ -7,7 +7,8 @@
 //! function `s ↦ g_k(q(s))` changes sign on `(0, h]` (for a separating contact,
 //! after the first of 32 samples where it is apart); a bracketing root finder (Illinois,
 //! the regula falsi that halves the retained end's value, with a bisection
-//! fallback) locates its root to `|g| ≤ 1e-12` or a bracket `≤ 1e-13 s`, keeping
+//! fallback; a separating one that dips inside before any sample sees it apart
+//! is held active and the step solved again) locates its root to `|g| ≤ 1e-12` or a bracket `≤ 1e-13 s`, keeping
 //! the end where `g ≥ 0` so nothing penetrates. The earliest root `s*` is the
 //! event: the whole state is rewound to the start, advanced by `s*`, the impact
 //! is resolved ([`crate::impulse`]), and the step goes on with `h − s*`.
@@ -75,6 +76,9 @@ pub struct Event {
 
 /// If the trial step crosses an inactive inequality, rewinds `world` to the first
 /// activation, resolves the impact and returns the event; otherwise `None`.
+/// A row touching and separating at the start whose path dips inside before any
+/// sample finds it apart (a hop shorter than `h/32`) has no activation to rewind
+/// to: it is pushed on `hold`, and the step is solved again with it active.
 pub(crate) fn first_activation(
     world: &mut World,
     active: &[bool],
@@ -82,6 +86,7 @@ pub(crate) fn first_activation(
     g_trial: &[f64],
     h: f64,
     earlier: &[Event],
+    hold: &mut Vec<usize>,
 ) -> Option<Event> {
     let ev = &world.settings.events;
     if !ev.enabled || earlier.len() >= ev.max_per_step {
@@ -115,7 +120,14 @@ pub(crate) fn first_activation(
                 .find(|(_, g)| *g > G_TOL || *g < 0.0);
             match apart {
                 Some((s, g)) if g > G_TOL => (a, fa) = (s, g),
-                _ => continue,
+                // Held only when it would end clearly inside: within half the
+                // active tolerance Baumgarte mends it (a settled pile has many).
+                _ => {
+                    if g0[k] >= 0.0 && g_trial[k] < -0.5 * tol.active && !hold.contains(&k) {
+                        hold.push(k);
+                    }
+                    continue;
+                }
             }
         }
         first = first.min(illinois(|s| g_at(k, s), a, fa, h, g_trial[k]));

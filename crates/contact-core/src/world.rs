@@ -284,6 +284,19 @@ impl World {
         }
     }
 
+    /// The `d_k` that lands a held row (see [`World::step`]) where it is (at
+    /// most half the active tolerance out) at the end of a step of `h`, instead of
+    /// Baumgarte's: with `gap = g − target + h v`, semi-implicit Euler needs
+    /// `J q̈ = −gap/h² − ½ J̇q̇`, the constant-acceleration flight `−2 gap/h² − J̇q̇`.
+    fn landing(&self, r: &crate::constraint::RowEval, h: f64) -> f64 {
+        let target = r.g.clamp(0.0, 0.5 * self.settings.tol.active);
+        let gap = r.g - target + h * r.row.dot(&self.state.qd);
+        match self.settings.integrator {
+            Integrator::SemiImplicitEuler => -gap / (h * h) - 0.5 * r.jd_qd,
+            Integrator::ConstantAcceleration => -2.0 * gap / (h * h) - r.jd_qd,
+        }
+    }
+
     /// Advances the world by `h` seconds. Always finishes, never yields NaN: a
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
@@ -294,13 +307,19 @@ impl World {
         let mut traces = Vec::new();
         let mut events = Vec::new();
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
+        // Separating rows that come back within the first event sample: held active.
+        let mut hold: Vec<usize> = Vec::new();
         let (problem, sol, g) = loop {
             // Touching contacts that approach get their impact before the solve.
             if let Some(event) = events::touching_impact(self, &events, remaining) {
                 events.push(event);
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
-            let active = self.active_flags(&mut problem, remaining);
+            let mut active = self.active_flags(&mut problem, remaining);
+            for &k in &hold {
+                active[k] = true;
+                problem.d[k] = self.landing(&problem.rows[k], remaining);
+            }
             let tau = self.settings.tau;
             let warm_slack = self.settings.tol.active / (tau * tau);
             let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol, warm_slack };
@@ -323,7 +342,14 @@ impl World {
             }
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
-            if let Some(event) = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, &events) {
+            let held = hold.len();
+            let event = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, &events, &mut hold);
+            if event.is_none() && hold.len() > held {
+                // Solve again with those rows held (this solve's q̈ is not used).
+                traces.push(trace);
+                continue;
+            }
+            if let Some(event) = event {
                 remaining -= event.dt;
                 let g_now = self.model.constraint_values(&self.state.q);
                 solver.after_step(&ctx, &sol, &g_now, &mut self.active_set, &mut trace);
