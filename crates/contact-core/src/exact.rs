@@ -1,6 +1,6 @@
 //! The exact reference: the contact problem as a linear complementarity problem,
-//! solved by block principal pivoting (Júdice & Pires 1994), warm-started from the
-//! previous step's handled set and split into independent islands.
+//! solved by the pivoting of [`crate::lcp`], warm-started from the previous
+//! step's handled set and split into independent islands.
 //!
 //! With the candidates `K = E ∪ {active inequalities}` and the Schur form of
 //! eq. (6) (see [`crate::kkt`]), `a = A λ − b = J q̈ − d` must satisfy
@@ -14,23 +14,12 @@
 //! `min ½ (q̈ − M⁻¹f)ᵀ M (q̈ − M⁻¹f)` subject to `J_E q̈ = d_E`, `J_F q̈ ≥ d_F`,
 //! so `q̈` is unique even when dependent rows make `λ` not unique.
 //!
-//! Pivoting keeps a clamped set `C` (`a_C = 0`, the handled set `E ∪ F⁺`) and a
-//! free set `N` (`λ_N = 0`). Each round solves the clamped rows,
-//!
-//! ```text
-//! A_CC λ_C = b_C,   λ_N = 0,   a_N = A_NC λ_C − b_N
-//! ```
-//!
-//! and looks for infeasible indices: `i ∈ C` with `λ_i < 0` and `i ∈ N` with
-//! `a_i < 0`. None: the solution is complementary. Otherwise every infeasible
-//! index changes side at once (a block move) while their number decreases; when
-//! it stops decreasing for three rounds, one index at a time moves (Murty's
-//! rule on the last one). A tiny relative `ε = 1e-10` on the diagonal keeps
-//! dependent rows solvable. In floating point block moves can still cycle on
-//! nearly dependent rows: an island not settled after 40 rounds is shrunk to a
-//! feasible clamped set (`λ_C ≥ 0`) and finished by Dantzig's principal
-//! pivoting (Baraff 1994), one index at a time with a ratio test that keeps
-//! `λ_C ≥ 0` and `a_N ≥ 0` all along, which always ends.
+//! [`solve_lcp`] keeps a clamped set `C` (`a_C = 0`, the handled set `E ∪ F⁺`)
+//! and a free set `N` (`λ_N = 0`), and moves indices between them until the
+//! solution is complementary (block principal pivoting, with Dantzig's pivoting
+//! as the fallback that always ends; see [`crate::lcp`]). Each of its rounds is
+//! one iteration of the step's [`Trace`]: indices that joined `C` show a
+//! violation tendency, those that left a negative multiplier.
 //!
 //! Two things make it cheap on a pile:
 //! * **warm start**: `C` starts from the inequalities handled at the previous
@@ -41,339 +30,22 @@
 //!   rows by round-off-sized tendencies at every step, which are not worth ~80
 //!   pivots;
 //! * **islands**: rows that share no body, directly or through other rows, are
-//!   independent problems ([`SchurGraph::islands`]): an island that has
-//!   converged is not solved again while another still pivots.
+//!   independent problems ([`crate::schur::SchurGraph::islands`]): an island that
+//!   has converged is not solved again while another still pivots.
 //!
 //! Each round factors `A_CC` with the sparse envelope Cholesky of
-//! [`crate::schur`]. The answer is then polished: eq. (6) re-solved exactly (no
-//! `ε`) on the final clamped set, kept when it is still complementary.
+//! [`crate::schur`], regularized by a tiny relative `ε = 1e-10` on the diagonal
+//! that keeps dependent rows solvable. The answer is then polished: eq. (6)
+//! re-solved exactly (no `ε`) on the final clamped set, kept when it is still
+//! complementary.
 //!
-//! The same pivoting, [`solve_lcp`], solves the impulse problem of an impact
+//! The same pivoting solves the impulse problem of an impact
 //! ([`crate::impulse`]), with velocities in place of accelerations.
 
 use crate::algorithm::{ActiveSet, ActiveSetSolver, Algorithm, SolveContext};
 use crate::kkt::KktSolution;
-use crate::schur::{Envelope, SchurGraph};
+use crate::lcp::solve_lcp;
 use crate::trace::{Change, Iteration, Reason, Trace};
-
-/// Relative regularization of `A` (see the module docs).
-const REGULARIZATION: f64 = 1e-10;
-/// Rounds of block moves allowed without progress before single moves.
-const BLOCK_TRIES: usize = 3;
-
-/// One round of the pivoting: the clamped set it solved and the moves after it
-/// (local indices).
-#[derive(Clone, Debug, Default)]
-pub struct Round {
-    /// `C` for this round's solve.
-    pub clamped: Vec<usize>,
-    /// `(i, a_i)`: free indices with `a_i < 0` that joined `C`.
-    pub entered: Vec<(usize, f64)>,
-    /// `(i, λ_i)`: clamped inequalities with `λ_i < 0` that left `C`.
-    pub left: Vec<(usize, f64)>,
-    /// `λ` and `a` after the solve (empty above [`Trace::DETAIL`] rows).
-    pub lambda: Vec<f64>,
-    pub a: Vec<f64>,
-}
-
-/// The solution of an LCP with the rounds taken.
-#[derive(Clone, Debug)]
-pub struct Lcp {
-    pub lambda: Vec<f64>,
-    /// `a = A λ − b` (with the regularized `A`).
-    pub a: Vec<f64>,
-    pub clamped: Vec<bool>,
-    pub rounds: Vec<Round>,
-    /// Stopped by the round cap without a complementary answer.
-    pub capped: bool,
-}
-
-/// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
-/// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
-/// `warm[i]`: start with inequality `i` clamped.
-/// A warm start is accepted as it is when no clamped `λ` is negative and no free
-/// `a_i` is below `-warm_slack` (see [`SolveContext::warm_slack`]); past that, and
-/// in every later round, `a_i ≥ -tol`.
-pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64, warm_slack: f64) -> Lcp {
-    let m = b.len();
-    let eps = REGULARIZATION * graph.diag.iter().fold(0.0_f64, |x, y| x.max(*y)).max(1e-300);
-    let island = graph.islands();
-    let nislands = island.iter().map(|i| i + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); nislands];
-    for i in 0..m {
-        members[island[i]].push(i);
-    }
-    // Each island's rows in an order that keeps the factor's envelope narrow.
-    let members: Vec<Vec<usize>> = members.iter().map(|idx| graph.ordering(idx)).collect();
-    let mut lp = Lcp {
-        lambda: vec![0.0; m],
-        a: b.iter().map(|v| -v).collect(),
-        clamped: (0..m).map(|i| i < neq || warm.get(i).copied().unwrap_or(false)).collect(),
-        rounds: Vec::new(),
-        capped: false,
-    };
-    let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m] };
-    let cold = !warm.iter().any(|w| *w);
-    for idx in &members {
-        if cold || !work.block(&mut lp, idx) {
-            // No convergence by block moves: shrink C until every λ_C ≥ 0 (a
-            // feasible start), then pivot one index at a time, which always ends.
-            work.shrink(&mut lp, idx);
-            work.dantzig(&mut lp, idx);
-        }
-    }
-    for i in neq..m {
-        // Round-off may leave a tiny negative λ on an inequality: it is 0.
-        lp.lambda[i] = lp.lambda[i].max(0.0);
-    }
-    if let Some(last) = lp.rounds.last_mut().filter(|_| m > Trace::DETAIL) {
-        last.clamped = (0..m).filter(|&i| lp.clamped[i]).collect();
-    }
-    lp
-}
-
-/// Rounds of block moves tried on an island before falling back to single pivots.
-const BLOCK_ROUNDS: usize = 40;
-
-/// What the pivoting of one LCP shares across islands.
-struct Work<'a> {
-    graph: &'a SchurGraph,
-    b: &'a [f64],
-    neq: usize,
-    eps: f64,
-    tol: f64,
-    /// The tolerance on `a_N` of a warm start's first round.
-    warm_slack: f64,
-    /// Scratch for `Δa`.
-    da: Vec<f64>,
-}
-
-impl Work<'_> {
-    /// Factors `A_CC + εI` on the island's clamped rows, in the island's order. Rows
-    /// that cannot be factored (a zero row) leave `C`.
-    fn factor(&self, lp: &mut Lcp, idx: &[usize]) -> Envelope {
-        let mut f = Envelope::new(lp.lambda.len(), self.eps);
-        for &i in idx {
-            if lp.clamped[i] && !f.push(self.graph, i, 0.0) {
-                lp.clamped[i] = false;
-            }
-        }
-        f
-    }
-
-    /// `λ_C = A_CC⁻¹ b_C`, `λ_N = 0`, `a = A λ − b` on the island.
-    fn solve_clamped(&self, lp: &mut Lcp, idx: &[usize]) {
-        let f = self.factor(lp, idx);
-        let x = f.solve(&f.order.iter().map(|&i| self.b[i]).collect::<Vec<_>>());
-        for &i in idx {
-            lp.lambda[i] = 0.0;
-        }
-        for (p, &i) in f.order.iter().enumerate() {
-            lp.lambda[i] = x[p];
-        }
-        let g = self.graph;
-        for &i in idx {
-            lp.a[i] = (g.diag[i] + self.eps) * lp.lambda[i]
-                + g.adj[i].iter().map(|(j, v)| v * lp.lambda[*j]).sum::<f64>()
-                - self.b[i];
-        }
-    }
-
-    /// `C` for the trace (only for problems small enough to read, see [`Trace::DETAIL`];
-    /// the last round gets the final set in [`solve_lcp`]).
-    fn clamped_list(&self, lp: &Lcp) -> Vec<usize> {
-        if lp.lambda.len() > Trace::DETAIL {
-            return Vec::new();
-        }
-        (0..lp.lambda.len()).filter(|&i| lp.clamped[i]).collect()
-    }
-
-    fn record(&self, lp: &mut Lcp, entered: Vec<(usize, f64)>, left: Vec<(usize, f64)>, clamped: Vec<usize>) {
-        let detail = lp.lambda.len() <= Trace::DETAIL;
-        lp.rounds.push(Round {
-            clamped,
-            entered,
-            left,
-            lambda: if detail { lp.lambda.clone() } else { Vec::new() },
-            a: if detail { lp.a.clone() } else { Vec::new() },
-        });
-    }
-
-    /// Block principal pivoting on one island (see the module docs). False when
-    /// it did not converge within [`BLOCK_ROUNDS`].
-    fn block(&mut self, lp: &mut Lcp, idx: &[usize]) -> bool {
-        let (mut best, mut tries) = (usize::MAX, BLOCK_TRIES);
-        for round in 0..BLOCK_ROUNDS {
-            self.solve_clamped(lp, idx);
-            let tol = if round == 0 { self.warm_slack } else { self.tol };
-            let clamped = self.clamped_list(lp);
-            let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
-            let infeasible: Vec<usize> = idx
-                .iter()
-                .copied()
-                .filter(|&i| {
-                    i >= self.neq && if lp.clamped[i] { lp.lambda[i] < -1e-12 * scale } else { lp.a[i] < -tol }
-                })
-                .collect();
-            if infeasible.is_empty() {
-                self.record(lp, Vec::new(), Vec::new(), clamped);
-                return true;
-            }
-            let moves: Vec<usize> = if infeasible.len() < best {
-                best = infeasible.len();
-                tries = BLOCK_TRIES;
-                infeasible
-            } else if tries > 0 {
-                tries -= 1;
-                infeasible
-            } else {
-                vec![*infeasible.last().expect("not empty")]
-            };
-            let (mut entered, mut left) = (Vec::new(), Vec::new());
-            for i in moves {
-                if lp.clamped[i] {
-                    left.push((i, lp.lambda[i]));
-                } else {
-                    entered.push((i, lp.a[i]));
-                }
-                lp.clamped[i] = !lp.clamped[i];
-            }
-            self.record(lp, entered, left, clamped);
-        }
-        false
-    }
-
-    /// Releases clamped inequalities with `λ < 0` until none is left: the start
-    /// Dantzig's pivoting needs (`λ_C ≥ 0`, `a_C = 0`). `C` only shrinks, so it ends.
-    fn shrink(&mut self, lp: &mut Lcp, idx: &[usize]) {
-        loop {
-            self.solve_clamped(lp, idx);
-            let negative: Vec<usize> =
-                idx.iter().copied().filter(|&i| i >= self.neq && lp.clamped[i] && lp.lambda[i] < 0.0).collect();
-            if negative.is_empty() {
-                return;
-            }
-            let clamped = self.clamped_list(lp);
-            let left = negative.iter().map(|&i| (i, lp.lambda[i])).collect();
-            for &i in &negative {
-                lp.clamped[i] = false;
-            }
-            self.record(lp, Vec::new(), left, clamped);
-        }
-    }
-
-    /// Dantzig's principal pivoting (Baraff 1994) on one island, from a clamped
-    /// set with `λ_C ≥ 0` (`E` alone when cold):
-    /// each inequality `d` with `a_d < 0` is driven to zero along
-    ///
-    /// ```text
-    /// Δλ_d = 1,   Δλ_C = −A_CC⁻¹ A_Cd,   Δa = A Δλ
-    /// ```
-    ///
-    /// by the largest step that keeps `λ_C ≥ 0` and `a_N ≥ 0` (the ratio test);
-    /// the blocking index changes side and the drive resumes until `a_d = 0`.
-    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize]) {
-        self.solve_clamped(lp, idx);
-        let max_pivots = 20 * idx.len() + 20;
-        let mut pivots = 0;
-        let mut f = self.factor(lp, idx);
-        loop {
-            let next = idx
-                .iter()
-                .copied()
-                .filter(|&i| i >= self.neq && !lp.clamped[i] && lp.a[i] < -self.tol)
-                .min_by(|&i, &j| lp.a[i].total_cmp(&lp.a[j]));
-            let Some(d) = next else { return };
-            let a_start = lp.a[d];
-            loop {
-                if pivots >= max_pivots {
-                    lp.capped = true;
-                    return;
-                }
-                pivots += 1;
-                // Δλ on C ∪ {d}.
-                let mut rhs = vec![0.0; f.len()];
-                for (i, v) in &self.graph.adj[d] {
-                    if let Some(p) = f.position(*i) {
-                        rhs[p] = -v;
-                    }
-                }
-                let x = f.solve(&rhs);
-                let mut support: Vec<(usize, f64)> = f.order.iter().copied().zip(x).collect();
-                support.push((d, 1.0));
-                // Δa = A Δλ on the rows the support touches.
-                let mut touched = Vec::new();
-                for &(j, dl) in &support {
-                    for &(i, v) in self.graph.adj[j].iter().chain([&(j, self.graph.diag[j] + self.eps)]) {
-                        if self.da[i] == 0.0 {
-                            touched.push(i);
-                        }
-                        self.da[i] += v * dl;
-                    }
-                }
-                let tiny = 1e-14;
-                let mut best: Option<(f64, usize)> = None;
-                let mut consider = |s: f64, i: usize| {
-                    if best.is_none_or(|(bs, _)| s < bs) {
-                        best = Some((s.max(0.0), i));
-                    }
-                };
-                if self.da[d] > tiny {
-                    consider(-lp.a[d] / self.da[d], d);
-                }
-                for &(i, dl) in &support[..support.len() - 1] {
-                    if i >= self.neq && dl < -tiny {
-                        consider(-lp.lambda[i] / dl, i);
-                    }
-                }
-                for &i in &touched {
-                    if !lp.clamped[i] && i != d && i >= self.neq && self.da[i] < -tiny && lp.a[i] >= -self.tol {
-                        consider(-lp.a[i] / self.da[i], i);
-                    }
-                }
-                let Some((s, j)) = best else {
-                    // Nothing blocks and a_d cannot rise: the constraints are infeasible.
-                    for &i in &touched {
-                        self.da[i] = 0.0;
-                    }
-                    lp.capped = true;
-                    return;
-                };
-                for &(i, dl) in &support {
-                    lp.lambda[i] += s * dl;
-                }
-                for &i in &touched {
-                    lp.a[i] += s * self.da[i];
-                    self.da[i] = 0.0;
-                }
-                // Each pivot is one solve with the clamped set after it.
-                let entering = j == d || !lp.clamped[j];
-                if entering {
-                    lp.clamped[j] = true;
-                    lp.a[j] = 0.0;
-                    if !f.push(self.graph, j, 0.0) {
-                        f = self.factor(lp, idx);
-                    }
-                } else {
-                    lp.clamped[j] = false;
-                    lp.lambda[j] = 0.0;
-                    for i in f.remove(self.graph, j, 0.0) {
-                        lp.clamped[i] = false;
-                    }
-                }
-                let clamped = self.clamped_list(lp);
-                if entering {
-                    self.record(lp, vec![(j, if j == d { a_start } else { 0.0 })], Vec::new(), clamped);
-                } else {
-                    self.record(lp, Vec::new(), vec![(j, 0.0)], clamped);
-                }
-                if j == d {
-                    break;
-                }
-            }
-        }
-    }
-}
 
 /// The exact complementarity solver.
 pub struct Exact;
@@ -445,37 +117,5 @@ impl ActiveSetSolver for Exact {
         let qdd = p.accelerations(&lambda);
         let residual = clamped.iter().map(|&k| p.tendency(k, &qdd).abs()).fold(0.0, f64::max);
         KktSolution { qdd, lambda, residual, dependent: Vec::new() }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::constraint::SparseRow;
-
-    /// A warm start at the answer takes one round; a cold one takes more and
-    /// lands on the same `λ`; a wrong warm start (a row that must leave) is mended.
-    #[test]
-    fn warm_starts_take_one_round_and_reach_the_same_answer() {
-        // A chain of three contacts on four coordinates, pushed together.
-        let rows = [
-            SparseRow::from_entries(&[(0, 1.0), (1, -1.0)]),
-            SparseRow::from_entries(&[(1, 1.0), (2, -1.0)]),
-            SparseRow::from_entries(&[(2, 1.0), (3, -1.0)]),
-        ];
-        let refs: Vec<&SparseRow> = rows.iter().collect();
-        let g = SchurGraph::new(&refs, &[1.0; 4]);
-        let b = [1.0, -0.5, 2.0];
-        let cold = solve_lcp(&g, &b, 0, &[], 1e-12, 0.0);
-        assert!(!cold.capped);
-        let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12, 0.0);
-        assert_eq!(warm.rounds.len(), 1);
-        let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12, 0.0);
-        for l in [&warm, &wrong] {
-            for i in 0..3 {
-                assert!((l.lambda[i] - cold.lambda[i]).abs() < 1e-9);
-                assert!(l.lambda[i] >= 0.0 && l.a[i] >= -1e-9 && (l.lambda[i] * l.a[i]).abs() < 1e-9);
-            }
-        }
     }
 }

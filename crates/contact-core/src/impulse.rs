@@ -29,7 +29,7 @@
 //! balls (Newton's cradle):
 //!
 //! * **simultaneous**: the complementarity problem above in one go, with the
-//!   pivoting of [`crate::exact::solve_lcp`]. Momentum is conserved; the energy
+//!   pivoting of [`crate::lcp`]. Momentum is conserved; the energy
 //!   of a cradle is shared among the balls (no ball is left exactly at rest).
 //! * **sequential**: contact by contact, most approaching first, each a
 //!   two-body impact with its own `e` (`P_k = −(1 + e) v_k / A_kk`), until no contact
@@ -38,8 +38,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::exact::solve_lcp;
 use crate::kkt::ContactProblem;
+use crate::lcp::solve_lcp;
 use crate::world::World;
 
 /// How the impulses of simultaneous contacts are computed.

@@ -9,8 +9,8 @@
 //! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
 //!   sparse, with a factorization that copes with dependent rows ([`schur`]).
 //! * [`algorithm`]: Platt (Algorithm 1), Platt improved (Algorithm 2), Right
-//!   (Algorithm 3) and [`exact`], the complementarity reference; each step's
-//!   decisions are recorded in a [`Trace`].
+//!   (Algorithm 3) and [`exact`], the complementarity reference ([`lcp`]); each
+//!   step's decisions are recorded in a [`Trace`].
 //! * [`World::step`]: one time step, with rewinds to first activations
 //!   ([`events`]) and impacts ([`impulse`]); a [`StepReport`] says what happened.
 //! * [`input`]: springs, forces, cue shots and switches a user gives between
@@ -29,6 +29,7 @@ pub mod impulse;
 pub mod input;
 pub mod kkt;
 pub mod lanes;
+pub mod lcp;
 pub mod model;
 pub mod scene;
 pub mod schur;

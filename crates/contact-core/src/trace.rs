@@ -6,6 +6,7 @@
 //! the algorithm step by step (see [`Trace::describe`]).
 
 use crate::algorithm::Algorithm;
+use crate::lcp;
 
 /// Why a constraint entered or left the handled set `F⁺`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,7 +64,8 @@ impl Trace {
     /// Above this many handled rows an iteration keeps its handled set and its
     /// changes but not the lists of every `λ_k` and `J_k q̈ − d_k`: a pile of a
     /// thousand balls would otherwise store megabytes a step that nobody reads.
-    pub const DETAIL: usize = 256;
+    /// The rounds of the exact solver's pivoting keep as much ([`lcp::DETAIL`]).
+    pub const DETAIL: usize = lcp::DETAIL;
 
     pub fn new(algorithm: Algorithm) -> Self {
         Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: false }

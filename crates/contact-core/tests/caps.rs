@@ -10,7 +10,7 @@
 //! (`Lcp::capped` says when it stopped there).
 
 use contact_core::constraint::SparseRow;
-use contact_core::exact::solve_lcp;
+use contact_core::lcp::solve_lcp;
 use contact_core::scene::{self, Overrides};
 use contact_core::schur::SchurGraph;
 use contact_core::{Algorithm, World};
