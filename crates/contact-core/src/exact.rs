@@ -42,7 +42,8 @@
 //! The same pivoting solves the impulse problem of an impact
 //! ([`crate::impulse`]), with velocities in place of accelerations.
 
-use crate::algorithm::{ActiveSet, ActiveSetSolver, Algorithm, SolveContext};
+use crate::active_set::{ActiveSet, ActiveSetSolver, SolveContext};
+use crate::choice::Algorithm;
 use crate::kkt::KktSolution;
 use crate::lcp::solve_lcp;
 use crate::trace::{Change, Iteration, Reason, Trace};

@@ -13,7 +13,7 @@
 //! A lane whose step diverges ([`StepStatus::Diverged`]) keeps its last good
 //! state and stops; the others go on.
 
-use crate::algorithm::Algorithm;
+use crate::choice::Algorithm;
 use crate::constraint::ConstraintKind;
 use crate::input::{self, Input, Spring};
 use crate::world::{StepReport, StepStatus, World};

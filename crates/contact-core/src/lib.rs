@@ -18,8 +18,10 @@
 //! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
 //! * [`scene`]: scene files (RON) with validation that names file, line and field.
 
+pub mod active_set;
 pub mod algorithm;
 pub mod body;
+pub mod choice;
 pub mod constraint;
 pub mod contacts;
 pub mod curve;
@@ -37,8 +39,9 @@ pub mod testing;
 pub mod trace;
 pub mod world;
 
-pub use algorithm::{ActiveSet, ActiveSetSolver, Algorithm, Tolerances};
+pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};
 pub use body::{Body, BodyKind};
+pub use choice::Algorithm;
 pub use constraint::{Constraint, ConstraintKind, Geometry};
 pub use contacts::{ConstraintKey, ContactGenerator, Wall};
 pub use curve::Curve;

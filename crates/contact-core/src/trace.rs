@@ -5,7 +5,7 @@
 //! violation tendencies `J_k q̈ − d_k` of every candidate, so a student can follow
 //! the algorithm step by step (see [`Trace::describe`]).
 
-use crate::algorithm::Algorithm;
+use crate::choice::Algorithm;
 use crate::lcp;
 
 /// Why a constraint entered or left the handled set `F⁺`.

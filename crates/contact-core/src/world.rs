@@ -16,7 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::algorithm::{ActiveSet, Algorithm, SolveContext, Tolerances};
+use crate::active_set::{ActiveSet, SolveContext, Tolerances};
+use crate::choice::Algorithm;
 use crate::contacts::ConstraintKey;
 use crate::events::{self, Event, EventSettings};
 use crate::kkt::{ContactProblem, KktSolution};

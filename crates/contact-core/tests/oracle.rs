@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use contact_core::algorithm::SolveContext;
+use contact_core::active_set::SolveContext;
 use contact_core::constraint::{RowEval, SparseRow};
 use contact_core::{ActiveSet, Algorithm, ConstraintKind, ContactProblem, Tolerances, Trace};
 use nalgebra::{DMatrix, DVector};

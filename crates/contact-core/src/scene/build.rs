@@ -12,7 +12,7 @@ use nalgebra::Vector2;
 use super::schema::{BallPileSpec, BodySpec, ConstraintSpec, SceneFile, Vec2};
 use super::spans::{Locator, Pos};
 use super::{Overrides, PlotPreset, Scene, SceneError, ViewBox};
-use crate::algorithm::Tolerances;
+use crate::active_set::Tolerances;
 use crate::body::{Body, BodyKind};
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::contacts::{ConstraintKey, ContactGenerator, PROXIMITY_ABOVE, Wall};

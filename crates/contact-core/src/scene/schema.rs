@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::algorithm::Algorithm;
+use crate::choice::Algorithm;
 use crate::curve::Curve;
 use crate::impulse::ImpulseMode;
 use crate::world::{Integrator, Settings};

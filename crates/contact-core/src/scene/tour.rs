@@ -28,7 +28,7 @@ use serde::Deserialize;
 
 use super::build::Ctx;
 use super::{Overrides, SceneError};
-use crate::algorithm::Algorithm;
+use crate::choice::Algorithm;
 
 /// A checked tour.
 #[derive(Clone, Debug, PartialEq)]
