@@ -28,10 +28,25 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
-use crate::model::State;
 
 /// Above this many generated constraints, a scene's contacts are found by proximity.
 pub const PROXIMITY_ABOVE: usize = 1000;
+
+/// What the broad phase reads of a state: the generalized coordinates `q` and
+/// velocities `q̇` (a [`crate::model::State`] is one, and so is a pair of slices).
+pub trait Coordinates {
+    fn q(&self) -> &[f64];
+    fn qd(&self) -> &[f64];
+}
+
+impl Coordinates for (&[f64], &[f64]) {
+    fn q(&self) -> &[f64] {
+        self.0
+    }
+    fn qd(&self) -> &[f64] {
+        self.1
+    }
+}
 
 /// A wall of the scene: every ball of [`ContactGenerator::wall_bodies`] stays on
 /// its allowed side, `n·p − offset − r|n| ≥ 0`.
@@ -98,16 +113,16 @@ impl ContactGenerator {
         self.walls.len() * self.wall_bodies.len() + n * n.saturating_sub(1) / 2
     }
 
-    /// The keys of every generated contact with a gap below `margin` at `state`,
-    /// plus `keep`, sorted.
+    /// The keys of every generated contact with a gap below `margin` at `(q, q̇)`
+    /// (`at`: a [`crate::model::State`], or `(q, q̇)` as slices), plus `keep`, sorted.
     pub fn candidates(
         &self,
         bodies: &[Body],
-        state: &State,
+        at: &impl Coordinates,
         margin: f64,
         keep: &[ConstraintKey],
     ) -> Vec<ConstraintKey> {
-        let pos = |i: usize| bodies[i].kinematics(&state.q, &state.qd).p;
+        let pos = |i: usize| bodies[i].kinematics(at.q(), at.qd()).p;
         let mut keys: Vec<ConstraintKey> = keep.to_vec();
         for (w, wall) in self.walls.iter().enumerate() {
             let norm = wall.normal.norm();

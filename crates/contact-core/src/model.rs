@@ -15,7 +15,7 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, RowEval};
-use crate::contacts::{ConstraintKey, ContactGenerator, Remap};
+use crate::contacts::{ConstraintKey, ContactGenerator, Coordinates, Remap};
 
 /// Bodies, constraints and uniform gravity.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +35,15 @@ pub struct State {
     pub q: Vec<f64>,
     pub qd: Vec<f64>,
     pub t: f64,
+}
+
+impl Coordinates for State {
+    fn q(&self) -> &[f64] {
+        &self.q
+    }
+    fn qd(&self) -> &[f64] {
+        &self.qd
+    }
 }
 
 impl Model {
