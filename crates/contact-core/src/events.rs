@@ -24,39 +24,19 @@
 //! impact on the same constraint within one step: a rebound shorter than the
 //! step is below the time resolution of the simulation, and letting it bounce
 //! again makes stacks cascade into dozens of micro-impacts a step.
+//!
+//! Both searches take what they read explicitly: the [`Model`], the
+//! [`Settings`], the [`State`] they rewind and give the impact to, and for the
+//! rewind the trial step (`q̈`, the active rows, `g` at its end). The impulses
+//! are [`crate::impulse`]'s, from the model, the state's velocities and the
+//! impact parameters of the settings. [`EventSettings`] is
+//! re-exported here, where earlier versions defined it.
 
-use serde::{Deserialize, Serialize};
-
-use crate::impulse::{self, ImpulseMode};
-use crate::model::State;
-use crate::world::World;
-
-/// How events are handled.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct EventSettings {
-    /// Rewind to first activations (off: the paper's bare algorithms).
-    pub enabled: bool,
-    /// Default restitution coefficient `e` (a constraint may override it).
-    pub restitution: f64,
-    pub impulses: ImpulseMode,
-    /// Zeno guard: events allowed in one step.
-    pub max_per_step: usize,
-    /// Below this approach speed (m/s) an impact is plastic.
-    pub min_impact_speed: f64,
-}
-
-impl Default for EventSettings {
-    fn default() -> Self {
-        EventSettings {
-            enabled: true,
-            restitution: 0.5,
-            impulses: ImpulseMode::Simultaneous,
-            max_per_step: 64,
-            min_impact_speed: 1e-3,
-        }
-    }
-}
+use crate::impulse::{self, Impact, ImpulseMode};
+use crate::model::{Model, State};
+pub use crate::settings::EventSettings;
+use crate::settings::Settings;
+use crate::speculative::{RESTING_SPEED, speculative};
 
 /// One rewind to a first activation and the impact resolved there.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,29 +54,41 @@ pub struct Event {
     pub mode: ImpulseMode,
 }
 
-/// If the trial step crosses an inactive inequality, rewinds `world` to the first
+/// A trial step from the current state: `q̈` held over `h`, the rows its solve
+/// held active, and `g_k` at its end.
+pub(crate) struct TrialStep<'a> {
+    /// `active[k]`: row `k` was active in the solve (an event is a row that was not).
+    pub active: &'a [bool],
+    /// `q̈` of the solve, held over the step.
+    pub qdd: &'a [f64],
+    /// `g_k(q(h))` at the end of the trial step.
+    pub g_trial: &'a [f64],
+    /// The length of the trial step.
+    pub h: f64,
+}
+
+/// If the trial step crosses an inactive inequality, rewinds `state` to the first
 /// activation, resolves the impact and returns the event; otherwise `None`.
 /// A row touching and separating at the start whose path dips inside before any
 /// sample finds it apart (a hop shorter than `h/32`) has no activation to rewind
 /// to: it is pushed on `hold`, and the step is solved again with it active.
 pub(crate) fn first_activation(
-    world: &mut World,
-    active: &[bool],
-    qdd: &[f64],
-    g_trial: &[f64],
-    h: f64,
+    model: &Model,
+    settings: &Settings,
+    state: &mut State,
+    trial: &TrialStep,
     earlier: &[Event],
     hold: &mut Vec<usize>,
 ) -> Option<Event> {
-    let ev = &world.settings.events;
+    let TrialStep { active, qdd, g_trial, h } = *trial;
+    let ev = &settings.events;
     if !ev.enabled || earlier.len() >= ev.max_per_step {
         return None;
     }
-    let start = world.state.clone();
-    let integrator = world.settings.integrator;
-    let model = &world.model;
+    let start = state.clone();
+    let integrator = settings.integrator;
     let g0 = model.constraint_values(&start.q);
-    let tol = world.settings.tol;
+    let tol = settings.tol;
     // Inactive at the start and not violated: apart, or touching and separating.
     let crossing: Vec<usize> = (0..g_trial.len())
         .filter(|&k| model.constraints[k].is_inequality() && !active[k] && g0[k] >= -tol.active && g_trial[k] < 0.0)
@@ -138,57 +130,75 @@ pub(crate) fn first_activation(
     let at: State = integrator.advance(&start, qdd, first);
     let g_now = model.constraint_values(&at.q);
     // Every crossing constraint that is (numerically) touching at `first` activates.
-    let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= world.settings.tol.active).collect();
-    world.state = at;
-    let result = impulse::resolve(world, &g_now, &hit_before(world, earlier), h - first);
+    let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= settings.tol.active).collect();
+    *state = at;
+    let result = impulse::resolve(model, state, &impact(settings), &g_now, &hit_before(model, earlier), h - first);
     Some(Event {
-        t: world.state.t,
+        t: state.t,
         dt: first,
         constraints,
         approach_speed: result.approach_speed,
         impulse: result.impulse,
-        mode: world.settings.events.impulses,
+        mode: settings.events.impulses,
     })
 }
 
 /// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
 /// (`J_k q̇ < −v_tol`): the ones that drifted into contact within the tolerance,
 /// or started a scene in contact with a velocity. Returns the event, if any.
-/// Slow ones are left to the solve as speculative contacts ([`World::speculative`]).
-pub(crate) fn touching_impact(world: &mut World, earlier: &[Event], h: f64) -> Option<Event> {
-    let set = &world.settings;
-    if !set.events.enabled || earlier.len() >= set.events.max_per_step {
+/// Slow ones are left to the solve as speculative contacts ([`speculative`]).
+pub(crate) fn touching_impact(
+    model: &Model,
+    settings: &Settings,
+    state: &mut State,
+    earlier: &[Event],
+    h: f64,
+) -> Option<Event> {
+    if !settings.events.enabled || earlier.len() >= settings.events.max_per_step {
         return None;
     }
-    let (q, qd) = (&world.state.q, &world.state.qd);
-    let rows = world.model.eval_constraints(q, qd);
+    let (q, qd) = (&state.q, &state.qd);
+    let rows = model.eval_constraints(q, qd);
     let approaching: Vec<usize> = (0..rows.len())
         .filter(|&k| {
             let v = rows[k].row.dot(qd);
-            world.model.constraints[k].is_inequality()
-                && rows[k].g <= set.tol.active
-                && v < -crate::world::RESTING_SPEED
-                && !world.speculative(rows[k].g, v, 0.0, h)
+            model.constraints[k].is_inequality()
+                && rows[k].g <= settings.tol.active
+                && v < -RESTING_SPEED
+                && !speculative(settings, rows[k].g, v, 0.0, h)
         })
         .collect();
     if approaching.is_empty() {
         return None;
     }
     let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
-    let result = impulse::resolve(world, &g, &hit_before(world, earlier), h);
+    let result = impulse::resolve(model, state, &impact(settings), &g, &hit_before(model, earlier), h);
     Some(Event {
-        t: world.state.t,
+        t: state.t,
         dt: 0.0,
         constraints: approaching,
         approach_speed: result.approach_speed,
         impulse: result.impulse,
-        mode: world.settings.events.impulses,
+        mode: settings.events.impulses,
     })
 }
 
+/// What an impact reads of the settings: `τ`, the active tolerance, the
+/// restitution, the minimum impact speed and the impulse mode.
+fn impact(settings: &Settings) -> Impact {
+    let ev = &settings.events;
+    Impact {
+        tau: settings.tau,
+        active: settings.tol.active,
+        restitution: ev.restitution,
+        min_impact_speed: ev.min_impact_speed,
+        mode: ev.impulses,
+    }
+}
+
 /// `hit[k]`: constraint `k` took an impulse in an earlier event of this step.
-fn hit_before(world: &World, earlier: &[Event]) -> Vec<bool> {
-    let mut hit = vec![false; world.model.constraints.len()];
+fn hit_before(model: &Model, earlier: &[Event]) -> Vec<bool> {
+    let mut hit = vec![false; model.constraints.len()];
     for (k, _) in earlier.iter().flat_map(|e| &e.impulse) {
         hit[*k] = true;
     }

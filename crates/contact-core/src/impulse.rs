@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kkt::ContactProblem;
 use crate::lcp::solve_lcp;
-use crate::world::World;
+use crate::model::{Model, State};
 
 /// How the impulses of simultaneous contacts are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -59,6 +59,22 @@ impl ImpulseMode {
             ImpulseMode::Sequential => "sequential",
         }
     }
+}
+
+/// What an impact reads of the step's settings ([`crate::settings`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Impact {
+    /// Baumgarte's `τ` of eq. (5): the free accelerations of the sub-step hop
+    /// test hold the equalities with it.
+    pub tau: f64,
+    /// The active tolerance (m): an inequality with `g_k ≤ active` takes part in
+    /// the impact; those within the band beyond it are speculative rows.
+    pub active: f64,
+    /// Default restitution `e` (a constraint may override it).
+    pub restitution: f64,
+    /// Below this approach speed (m/s) an impact is plastic.
+    pub min_impact_speed: f64,
+    pub mode: ImpulseMode,
 }
 
 /// The impulses of one impact.
@@ -90,27 +106,33 @@ fn sub_step_hops(problem: &ContactProblem, rows: &[usize], h: f64) -> Vec<(usize
         .collect()
 }
 
-/// Resolves the impact at the world's current state, changing `q̇` only.
-/// Constraints with `plastic[k]` (hit earlier in the step) get `e = 0`.
-/// `h` is what is left of the step (for the speculative rows).
-pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool], h: f64) -> Resolution {
-    let set = &world.settings;
-    let problem = ContactProblem::new(&world.model, &world.state, set.tau);
-    let qd = &world.state.qd;
-    let ineq = |k: usize| world.model.constraints[k].is_inequality();
+/// Resolves the impact at `state`, changing `q̇` only, with `g` the values
+/// `g_k(q)` there. Constraints with `plastic[k]` (hit earlier in the step) get
+/// `e = 0`. `h` is what is left of the step (for the speculative rows).
+pub(crate) fn resolve(
+    model: &Model,
+    state: &mut State,
+    impact: &Impact,
+    g: &[f64],
+    plastic: &[bool],
+    h: f64,
+) -> Resolution {
+    let problem = ContactProblem::new(model, state, impact.tau);
+    let qd = &state.qd;
+    let ineq = |k: usize| model.constraints[k].is_inequality();
     let speed = (0..g.len())
-        .filter(|&k| ineq(k) && g[k] <= set.tol.active)
+        .filter(|&k| ineq(k) && g[k] <= impact.active)
         .map(|k| -problem.rows[k].row.dot(qd))
         .fold(0.0, f64::max);
-    let band = set.tol.active + 2.0 * h.max(0.0) * speed;
+    let band = impact.active + 2.0 * h.max(0.0) * speed;
     // Equalities first, then the active inequalities, then the speculative ones.
     let mut rows = problem.equalities();
     let neq = rows.len();
-    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] <= set.tol.active));
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] <= impact.active));
     let nactive = rows.len();
-    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] > set.tol.active && g[k] <= band && h > 0.0));
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] > impact.active && g[k] <= band && h > 0.0));
     // The lowest normal velocity after the impact each row allows (before restitution).
-    let floor = |i: usize, k: usize| if i < nactive { 0.0 } else { -(g[k] - 0.5 * set.tol.active) / h };
+    let floor = |i: usize, k: usize| if i < nactive { 0.0 } else { -(g[k] - 0.5 * impact.active) / h };
     let v: Vec<f64> = rows.iter().map(|&k| problem.rows[k].row.dot(qd)).collect();
     let approach_speed: Vec<(usize, f64)> = rows[neq..nactive]
         .iter()
@@ -120,13 +142,13 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool], h: f64) ->
         .collect();
     let hop = sub_step_hops(&problem, &rows[neq..nactive], h);
     let e = |k: usize, v: f64| -> f64 {
-        let e = world.model.constraints[k].restitution.unwrap_or(set.events.restitution);
+        let e = model.constraints[k].restitution.unwrap_or(impact.restitution);
         let lands_within_step = hop.iter().any(|&(j, a)| j == k && 2.0 * e * -v < a * h);
-        if -v < set.events.min_impact_speed || plastic[k] || lands_within_step { 0.0 } else { e }
+        if -v < impact.min_impact_speed || plastic[k] || lands_within_step { 0.0 } else { e }
     };
     let graph = problem.graph(&rows);
     let mut impulse = vec![0.0; rows.len()];
-    match set.events.impulses {
+    match impact.mode {
         ImpulseMode::Simultaneous => {
             // a = v⁺ − target = A P − b with b = target − v⁻, target = −e v⁻ (0 for equalities
             // and for separating inequalities, whose complementarity then only forbids approach).
@@ -177,7 +199,7 @@ pub(crate) fn resolve(world: &mut World, g: &[f64], plastic: &[bool], h: f64) ->
         lambda[k] = impulse[i];
     }
     // q̇⁺ = q̇⁻ + M⁻¹ Jᵀ P
-    for (v, dv) in world.state.qd.iter_mut().zip(problem.velocity_change(&lambda)) {
+    for (v, dv) in state.qd.iter_mut().zip(problem.velocity_change(&lambda)) {
         *v += dv;
     }
     Resolution {

@@ -22,7 +22,8 @@
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
-use crate::world::{Settings, StepReport, World};
+use crate::settings::Settings;
+use crate::world::{StepReport, World};
 
 /// Spring natural frequency (Hz) and damping ratio.
 pub const SPRING_HZ: f64 = 1.5;

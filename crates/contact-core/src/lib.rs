@@ -11,8 +11,9 @@
 //! * [`algorithm`]: Platt (Algorithm 1), Platt improved (Algorithm 2), Right
 //!   (Algorithm 3) and [`exact`], the complementarity reference ([`lcp`]); each
 //!   step's decisions are recorded in a [`Trace`].
-//! * [`World::step`]: one time step, with rewinds to first activations
-//!   ([`events`]) and impacts ([`impulse`]); a [`StepReport`] says what happened.
+//! * [`World::step`]: one time step, with speculative contacts ([`speculative`]),
+//!   rewinds to first activations ([`events`]) and impacts ([`impulse`]); a
+//!   [`StepReport`] says what happened.
 //! * [`input`]: springs, forces, cue shots and switches a user gives between
 //!   steps, logged and replayed bit for bit.
 //! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
@@ -35,6 +36,8 @@ pub mod lcp;
 pub mod model;
 pub mod scene;
 pub mod schur;
+pub mod settings;
+pub mod speculative;
 pub mod testing;
 pub mod trace;
 pub mod world;
@@ -45,11 +48,12 @@ pub use choice::Algorithm;
 pub use constraint::{Constraint, ConstraintKind, Geometry};
 pub use contacts::{ConstraintKey, ContactGenerator, Wall};
 pub use curve::Curve;
-pub use events::{Event, EventSettings};
+pub use events::Event;
 pub use impulse::ImpulseMode;
 pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
 pub use lanes::Lane;
 pub use model::{Model, State};
+pub use settings::{EventSettings, Integrator, Settings};
 pub use trace::{Reason, Trace};
-pub use world::{Integrator, Settings, Snapshot, StepReport, StepStatus, World};
+pub use world::{Snapshot, StepReport, StepStatus, World};

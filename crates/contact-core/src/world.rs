@@ -2,77 +2,37 @@
 //!
 //! One step of length `h`:
 //!
-//! 1. assemble eq. (6) at `(q, q̇)` with Baumgarte's `d` (eq. 5);
-//! 2. let the selected algorithm choose `F⁺` and solve for `q̈` and `λ`;
+//! 1. assemble eq. (6) at `(q, q̇)` with Baumgarte's `d` (eq. 5) ([`crate::kkt`]);
+//!    mark the active inequalities, and give the speculative ones the `d_k` that
+//!    lands them at the end of the step ([`crate::speculative`]);
+//! 2. let the selected algorithm choose `F⁺` and solve for `q̈` and `λ`
+//!    ([`Algorithm::solver`], with a [`SolveContext`] and the world's [`ActiveSet`]);
 //! 3. integrate with `q̈` held over the step (see [`Integrator`]);
 //! 4. if event handling is on and an inactive inequality ends violated, rewind to
 //!    the first activation inside the step, resolve the impact and go on with the
-//!    rest of the step ([`crate::events`]); touching contacts that approach get
-//!    their impact before step 1;
+//!    rest of the step ([`crate::events`], impulses in [`crate::impulse`]);
+//!    touching contacts that approach get their impact before step 1;
 //! 5. let the algorithm update `F⁺` for the next step (Algorithms 1–2).
+//!
+//! Each phase takes the parts of the world it reads — the [`Model`], the
+//! [`Settings`], the [`State`] it may change — and none of them knows the
+//! [`World`]: this module only sequences them.
 //!
 //! The engine takes its state explicitly and knows nothing of any app; a
 //! [`Snapshot`] taken at a step boundary and restored reproduces the run bit for bit.
+//! [`Integrator`] and [`Settings`] are re-exported here, where earlier versions
+//! defined them.
 
-use serde::{Deserialize, Serialize};
-
-use crate::active_set::{ActiveSet, SolveContext, Tolerances};
+use crate::active_set::{ActiveSet, SolveContext};
 use crate::choice::Algorithm;
+use crate::constraint::ConstraintKind;
 use crate::contacts::ConstraintKey;
-use crate::events::{self, Event, EventSettings};
+use crate::events::{self, Event, TrialStep};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::model::{Model, State};
+pub use crate::settings::{Integrator, Settings};
+use crate::speculative::{active_flags, landing};
 use crate::trace::Trace;
-
-/// How a step advances `(q, q̇)` with `q̈` held constant over it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Integrator {
-    /// Semi-implicit (symplectic) Euler: `q̇⁺ = q̇ + h q̈`, `q⁺ = q + h q̇⁺`.
-    /// The default: it keeps the energy of oscillations bounded, and it is the
-    /// usual choice of the papers this lab follows.
-    #[default]
-    SemiImplicitEuler,
-    /// The exact flight under a constant `q̈`: `q⁺ = q + h q̇ + ½ h² q̈`,
-    /// `q̇⁺ = q̇ + h q̈`. Exact for free fall, so impact times match the analytic ones.
-    ConstantAcceleration,
-}
-
-impl Integrator {
-    /// The state reached after `s` seconds with `q̈` held constant.
-    pub fn advance(self, state: &State, qdd: &[f64], s: f64) -> State {
-        let qd: Vec<f64> = state.qd.iter().zip(qdd).map(|(v, a)| v + s * a).collect();
-        let q = match self {
-            Integrator::SemiImplicitEuler => state.q.iter().zip(&qd).map(|(x, v)| x + s * v).collect(),
-            Integrator::ConstantAcceleration => {
-                state.q.iter().zip(&state.qd).zip(qdd).map(|((x, v), a)| x + s * v + 0.5 * s * s * a).collect()
-            }
-        };
-        State { q, qd, t: state.t + s }
-    }
-}
-
-/// Everything that decides how a step is computed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    pub algorithm: Algorithm,
-    /// Baumgarte's time constant τ of eq. (5), in seconds.
-    pub tau: f64,
-    pub tol: Tolerances,
-    pub integrator: Integrator,
-    pub events: EventSettings,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            algorithm: Algorithm::Right,
-            tau: 0.01,
-            tol: Tolerances::default(),
-            integrator: Integrator::default(),
-            events: EventSettings::default(),
-        }
-    }
-}
 
 /// Past these a step is reported as diverged: no scene of the lab moves a body
 /// faster than [`DIVERGED_SPEED`] or violates a constraint by [`DIVERGED_VIOLATION`].
@@ -206,98 +166,6 @@ impl World {
         }
     }
 
-    /// Active inequalities at the current state (see [`crate::algorithm`]), and
-    /// speculative ones ([`World::speculative`]), whose `d_k` becomes the one that
-    /// lands them on `g_k = 0` at the end of the step instead of Baumgarte's
-    /// (semi-implicit Euler, `g⁺ ≈ g + h v + h² (J q̈ + ½ J̇q̇)`, and then the
-    /// normal velocity is `−(g − tol/2)/h`, about zero: a plastic landing):
-    ///
-    /// ```text
-    /// d_k = −(g_k − g⁺ + h J_k q̇)/h² − ½ J̇_k q̇,   g⁺ = tol/2 from apart, clamp(g, tol/4, tol/2) touching
-    /// ```
-    fn active_flags(&self, problem: &mut ContactProblem, h: f64) -> Vec<bool> {
-        let tol = self.settings.tol;
-        let qd = &self.state.qd;
-        let free = if self.settings.events.enabled { problem.accelerations(&[]) } else { Vec::new() };
-        (0..problem.rows.len())
-            .map(|k| {
-                if problem.kinds[k] != crate::ConstraintKind::Inequality {
-                    return false;
-                }
-                let r = &problem.rows[k];
-                let v = r.row.dot(qd);
-                let a_free = if free.is_empty() { 0.0 } else { r.row.dot(&free) + r.jd_qd };
-                if r.g >= -tol.active && self.speculative(r.g, v, a_free, h) {
-                    // Aim a little short of contact (half a tolerance from apart;
-                    // a touching one is held where it is, at least a quarter
-                    // tolerance out): the prediction is linear in h, and the
-                    // curvature it leaves out must not end the step inside.
-                    let target = if r.g > tol.active { 0.5 * tol.active } else { r.g.clamp(0.0, 0.5 * tol.active) };
-                    let gap = r.g - target + h * v;
-                    problem.d[k] = -gap / (h * h) - 0.5 * r.jd_qd;
-                    return true;
-                }
-                r.g < -tol.active || (r.g <= tol.active && v <= tol.separating)
-            })
-            .collect()
-    }
-
-    /// A speculative contact (after Catto's speculative contacts): an inequality
-    /// with gap `g ≥ 0`, normal velocity `v` and free gap acceleration `a_free`
-    /// that moves slowly (`−v ≤ 10 · min_impact_speed`, 1 cm/s by default) and
-    /// either touches and approaches (`v < −1e-9`: Baumgarte's correction would let
-    /// it sink by about `v τ`; this one stops it within the step), or is near
-    /// enough to close within the step
-    /// `h` under the free acceleration plus the one contact forces may add
-    /// (bounded by `A = 100 m/s²`, about ten g):
-    ///
-    /// ```text
-    /// g + h min(v, 0) + h² (min(a_free, 0) − A) < tol
-    /// ```
-    ///
-    /// It enters the solve with the `d_k` that keeps `g ≥ 0` at the end of the
-    /// step, and the solver, not an event and a rewind, stops it if it closes: a
-    /// plastic landing (a rebound slower than one step's flight cannot be resolved
-    /// anyway). Neighbours in a pile a micrometre apart, pushed together by the
-    /// contact forces of the step, no longer cross and rewind every step (apart
-    /// rows for Exact only: Right cannot release them). Faster
-    /// approaches stay events with restitution ([`crate::events`]). Only with
-    /// events on, the semi-implicit Euler step, and for Right and Exact: the
-    /// paper's bare algorithms and Platt's persistent `F⁺` see Baumgarte alone.
-    pub(crate) fn speculative(&self, g: f64, v: f64, a_free: f64, h: f64) -> bool {
-        let (tol, ev) = (self.settings.tol, &self.settings.events);
-        // The constant-acceleration flight cannot both land and stop within a
-        // step (it would leave at −v): it keeps events.
-        let landing = self.settings.integrator == Integrator::SemiImplicitEuler;
-        // Platt's algorithms keep their F⁺ and Baumgarte's d as the paper has them.
-        let ours = matches!(self.settings.algorithm, Algorithm::Right | Algorithm::Exact);
-        if !ev.enabled || !landing || !ours || h <= 0.0 || -v > SPECULATIVE_SPEED * ev.min_impact_speed {
-            return false;
-        }
-        if g <= tol.active {
-            v < -RESTING_SPEED
-        } else if self.settings.algorithm == Algorithm::Right {
-            // Add-only, Right would hold an apart row it added with λ < 0, pulling
-            // two balls together: on a pile of 100 the energy grew without bound.
-            false
-        } else {
-            g + h * v.min(0.0) + h * h * (a_free.min(0.0) - SPECULATIVE_ACCELERATION) < tol.active
-        }
-    }
-
-    /// The `d_k` that lands a held row (see [`World::step`]) where it is (at
-    /// most half the active tolerance out) at the end of a step of `h`, instead of
-    /// Baumgarte's: with `gap = g − target + h v`, semi-implicit Euler needs
-    /// `J q̈ = −gap/h² − ½ J̇q̇`, the constant-acceleration flight `−2 gap/h² − J̇q̇`.
-    fn landing(&self, r: &crate::constraint::RowEval, h: f64) -> f64 {
-        let target = r.g.clamp(0.0, 0.5 * self.settings.tol.active);
-        let gap = r.g - target + h * r.row.dot(&self.state.qd);
-        match self.settings.integrator {
-            Integrator::SemiImplicitEuler => -gap / (h * h) - 0.5 * r.jd_qd,
-            Integrator::ConstantAcceleration => -2.0 * gap / (h * h) - r.jd_qd,
-        }
-    }
-
     /// Advances the world by `h` seconds. Always finishes, never yields NaN: a
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
@@ -312,19 +180,21 @@ impl World {
         let mut hold: Vec<usize> = Vec::new();
         let (problem, sol, g) = loop {
             // Touching contacts that approach get their impact before the solve.
-            if let Some(event) = events::touching_impact(self, &events, remaining) {
+            if let Some(event) =
+                events::touching_impact(&self.model, &self.settings, &mut self.state, &events, remaining)
+            {
                 events.push(event);
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
-            let mut active = self.active_flags(&mut problem, remaining);
+            let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining);
             for &k in &hold {
                 active[k] = true;
-                problem.d[k] = self.landing(&problem.rows[k], remaining);
+                problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining);
             }
             let tau = self.settings.tau;
             let warm_slack = self.settings.tol.active / (tau * tau);
             let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol, warm_slack };
-            let mut trace = crate::trace::Trace::new(algorithm);
+            let mut trace = Trace::new(algorithm);
             let sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
             solves += trace.solves();
             kkt_residual = kkt_residual.max(sol.residual);
@@ -344,7 +214,9 @@ impl World {
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
             let held = hold.len();
-            let event = events::first_activation(self, &active, &sol.qdd, &g_trial, remaining, &events, &mut hold);
+            let search = TrialStep { active: &active, qdd: &sol.qdd, g_trial: &g_trial, h: remaining };
+            let event =
+                events::first_activation(&self.model, &self.settings, &mut self.state, &search, &events, &mut hold);
             if event.is_none() && hold.len() > held {
                 // Solve again with those rows held (this solve's q̈ is not used).
                 traces.push(trace);
@@ -366,16 +238,15 @@ impl World {
         };
         self.steps += 1;
         let max_violation = g.iter().zip(&problem.kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
-        let handled: Vec<bool> = (0..g.len())
-            .map(|k| self.active_set.handled[k] || problem.kinds[k] == crate::ConstraintKind::Equality)
-            .collect();
+        let handled: Vec<bool> =
+            (0..g.len()).map(|k| self.active_set.handled[k] || problem.kinds[k] == ConstraintKind::Equality).collect();
         let last = traces.last().and_then(|t| t.iterations.last());
         let last_handled: Vec<bool> = match last {
             Some(it) => (0..g.len()).map(|k| it.handled.contains(&k)).collect(),
             None => handled,
         };
         let min_lambda = (0..g.len())
-            .filter(|&k| last_handled[k] && problem.kinds[k] == crate::ConstraintKind::Inequality)
+            .filter(|&k| last_handled[k] && problem.kinds[k] == ConstraintKind::Inequality)
             .map(|k| sol.lambda[k])
             .min_by(f64::total_cmp);
         let status = self.divergence(&g, &problem.kinds, max_violation, sol.qdd.iter().all(|v| v.is_finite()), h);
@@ -434,14 +305,7 @@ impl World {
     }
 
     /// [`StepStatus`] of the step that just ended (see [`DIVERGED_SPEED`]).
-    fn divergence(
-        &self,
-        g: &[f64],
-        kinds: &[crate::ConstraintKind],
-        max_violation: f64,
-        solved: bool,
-        h: f64,
-    ) -> StepStatus {
+    fn divergence(&self, g: &[f64], kinds: &[ConstraintKind], max_violation: f64, solved: bool, h: f64) -> StepStatus {
         let speed =
             self.state.qd.iter().fold(0.0_f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY });
         let finite =
@@ -449,7 +313,7 @@ impl World {
         if finite && speed <= DIVERGED_SPEED && max_violation <= DIVERGED_VIOLATION {
             return StepStatus::Ok;
         }
-        let violation = |k: usize| if kinds[k] == crate::ConstraintKind::Inequality { -g[k] } else { g[k].abs() };
+        let violation = |k: usize| if kinds[k] == ConstraintKind::Inequality { -g[k] } else { g[k].abs() };
         let constraint =
             (0..g.len()).filter(|&k| violation(k).is_finite()).max_by(|&a, &b| violation(a).total_cmp(&violation(b)));
         let what = if !finite {
@@ -491,11 +355,3 @@ fn flush_tiny(qd: &mut [f64]) {
         }
     }
 }
-
-/// Approaches slower than this many `min_impact_speed` are speculative contacts.
-const SPECULATIVE_SPEED: f64 = 10.0;
-/// Below this approach speed (m/s) a touching contact rests: Baumgarte keeps it
-/// (it could sink by `v τ`, 1e-11 m at most).
-pub(crate) const RESTING_SPEED: f64 = 1e-9;
-/// The contact acceleration a speculative band allows for, in m/s².
-const SPECULATIVE_ACCELERATION: f64 = 100.0;

@@ -17,9 +17,9 @@ use crate::body::{Body, BodyKind};
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::contacts::{ConstraintKey, ContactGenerator, PROXIMITY_ABOVE, Wall};
 use crate::curve::Curve;
-use crate::events::EventSettings;
 use crate::model::{Model, State};
-use crate::world::{Settings, World};
+use crate::settings::{EventSettings, Settings};
+use crate::world::World;
 
 type Result<T> = std::result::Result<T, SceneError>;
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::choice::Algorithm;
 use crate::curve::Curve;
 use crate::impulse::ImpulseMode;
-use crate::world::{Integrator, Settings};
+use crate::settings::{Integrator, Settings};
 
 pub type Vec2 = (f64, f64);
 

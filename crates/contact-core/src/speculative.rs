@@ -1,0 +1,125 @@
+//! Which inequalities a solve of eq. (6) holds, and the `d_k` of those it holds
+//! speculatively (after Catto's speculative contacts).
+//!
+//! An inequality is active (see [`crate::active_set`]) when it is violated
+//! beyond the tolerance, or touches without separating,
+//!
+//! ```text
+//! g_k < −tol   or   (g_k ≤ tol  and  J_k q̇ ≤ v_tol)
+//! ```
+//!
+//! and its `d_k` is then Baumgarte's eq. (5). A *speculative* one moves slowly
+//! and either touches and approaches, or is near enough to close within the
+//! step (`speculative`). It enters the solve with the `d_k` that lands it
+//! on `g⁺`, a little short of contact, at the end of the step instead of
+//! Baumgarte's: with semi-implicit Euler ([`crate::settings::Integrator`])
+//! `g⁺ ≈ g + h v + h² (J q̈ + ½ J̇q̇)`, so
+//!
+//! ```text
+//! d_k = −(g_k − g⁺ + h J_k q̇)/h² − ½ J̇_k q̇,   g⁺ = tol/2 from apart, clamp(g, 0, tol/2) touching
+//! ```
+//!
+//! and the normal velocity after the step is about zero: a plastic landing,
+//! found by the solver rather than by an event and a rewind ([`crate::events`]).
+//! The rows the event search holds (a separating row that dips back within the
+//! first sample) land the same way (`landing`).
+
+use crate::choice::Algorithm;
+use crate::constraint::{ConstraintKind, RowEval};
+use crate::kkt::ContactProblem;
+use crate::settings::{Integrator, Settings};
+
+/// Approaches slower than this many `min_impact_speed` are speculative contacts.
+const SPECULATIVE_SPEED: f64 = 10.0;
+/// Below this approach speed (m/s) a touching contact rests: Baumgarte keeps it
+/// (it could sink by `v τ`, 1e-11 m at most).
+pub(crate) const RESTING_SPEED: f64 = 1e-9;
+/// The contact acceleration a speculative band allows for, in m/s².
+const SPECULATIVE_ACCELERATION: f64 = 100.0;
+
+/// `active[k]` for every row of `problem`, assembled at a state with velocities
+/// `qd`: an inequality violated, or touching and not separating (see
+/// [`crate::active_set`]), or speculative ([`speculative`]). A speculative row's
+/// `d_k` becomes the landing one of the module docs: it lands on `g⁺` at the end
+/// of the step, and then its normal velocity is `−(g − tol/2)/h`, about zero.
+pub(crate) fn active_flags(settings: &Settings, qd: &[f64], problem: &mut ContactProblem, h: f64) -> Vec<bool> {
+    let tol = settings.tol;
+    let free = if settings.events.enabled { problem.accelerations(&[]) } else { Vec::new() };
+    (0..problem.rows.len())
+        .map(|k| {
+            if problem.kinds[k] != ConstraintKind::Inequality {
+                return false;
+            }
+            let r = &problem.rows[k];
+            let v = r.row.dot(qd);
+            let a_free = if free.is_empty() { 0.0 } else { r.row.dot(&free) + r.jd_qd };
+            if r.g >= -tol.active && speculative(settings, r.g, v, a_free, h) {
+                // Aim a little short of contact (half a tolerance from apart;
+                // a touching one is held where it is, at most half a
+                // tolerance out): the prediction is linear in h, and the
+                // curvature it leaves out must not end the step inside.
+                let target = if r.g > tol.active { 0.5 * tol.active } else { r.g.clamp(0.0, 0.5 * tol.active) };
+                let gap = r.g - target + h * v;
+                problem.d[k] = -gap / (h * h) - 0.5 * r.jd_qd;
+                return true;
+            }
+            r.g < -tol.active || (r.g <= tol.active && v <= tol.separating)
+        })
+        .collect()
+}
+
+/// A speculative contact (after Catto's speculative contacts): an inequality
+/// with gap `g ≥ 0`, normal velocity `v` and free gap acceleration `a_free`
+/// that moves slowly (`−v ≤ 10 · min_impact_speed`, 1 cm/s by default) and
+/// either touches and approaches (`v < −1e-9`: Baumgarte's correction would let
+/// it sink by about `v τ`; this one stops it within the step), or is near
+/// enough to close within the step
+/// `h` under the free acceleration plus the one contact forces may add
+/// (bounded by `A = 100 m/s²`, about ten g):
+///
+/// ```text
+/// g + h min(v, 0) + h² (min(a_free, 0) − A) < tol
+/// ```
+///
+/// It enters the solve with the `d_k` that keeps `g ≥ 0` at the end of the
+/// step, and the solver, not an event and a rewind, stops it if it closes: a
+/// plastic landing (a rebound slower than one step's flight cannot be resolved
+/// anyway). Neighbours in a pile a micrometre apart, pushed together by the
+/// contact forces of the step, no longer cross and rewind every step (apart
+/// rows for Exact only: Right cannot release them). Faster
+/// approaches stay events with restitution ([`crate::events`]). Only with
+/// events on, the semi-implicit Euler step, and for Right and Exact: the
+/// paper's bare algorithms and Platt's persistent `F⁺` see Baumgarte alone.
+pub(crate) fn speculative(settings: &Settings, g: f64, v: f64, a_free: f64, h: f64) -> bool {
+    let (tol, ev) = (settings.tol, &settings.events);
+    // The constant-acceleration flight cannot both land and stop within a
+    // step (it would leave at −v): it keeps events.
+    let landing = settings.integrator == Integrator::SemiImplicitEuler;
+    // Platt's algorithms keep their F⁺ and Baumgarte's d as the paper has them.
+    let ours = matches!(settings.algorithm, Algorithm::Right | Algorithm::Exact);
+    if !ev.enabled || !landing || !ours || h <= 0.0 || -v > SPECULATIVE_SPEED * ev.min_impact_speed {
+        return false;
+    }
+    if g <= tol.active {
+        v < -RESTING_SPEED
+    } else if settings.algorithm == Algorithm::Right {
+        // Add-only, Right would hold an apart row it added with λ < 0, pulling
+        // two balls together: on a pile of 100 the energy grew without bound.
+        false
+    } else {
+        g + h * v.min(0.0) + h * h * (a_free.min(0.0) - SPECULATIVE_ACCELERATION) < tol.active
+    }
+}
+
+/// The `d_k` that lands a held row (see [`crate::world::World::step`]) where it is (at
+/// most half the active tolerance out) at the end of a step of `h`, instead of
+/// Baumgarte's: with `gap = g − target + h v`, semi-implicit Euler needs
+/// `J q̈ = −gap/h² − ½ J̇q̇`, the constant-acceleration flight `−2 gap/h² − J̇q̇`.
+pub(crate) fn landing(settings: &Settings, qd: &[f64], r: &RowEval, h: f64) -> f64 {
+    let target = r.g.clamp(0.0, 0.5 * settings.tol.active);
+    let gap = r.g - target + h * r.row.dot(qd);
+    match settings.integrator {
+        Integrator::SemiImplicitEuler => -gap / (h * h) - 0.5 * r.jd_qd,
+        Integrator::ConstantAcceleration => -2.0 * gap / (h * h) - r.jd_qd,
+    }
+}
