@@ -18,6 +18,40 @@
 //!   steps, logged and replayed bit for bit.
 //! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
 //! * [`scene`]: scene files (RON) with validation that names file, line and field.
+//!
+//! ## Modules
+//!
+//! Layers from the bottom up. A module imports only modules of lower layers, or
+//! of its own layer listed above it; none imports another in a circle
+//! (`tools/import-circles` checks it). The types an app needs are re-exported
+//! at the crate root.
+//!
+//! | module | layer | owns | may import |
+//! |---|---|---|---|
+//! | [`curve`] | foundations | curves `c(u)` that carry a bead, `c'`, `c''` | — |
+//! | [`body`] | foundations | bodies, their coordinates in `q`, `M(q)`, point kinematics `p`, `P`, `Ṗ q̇` | `curve` |
+//! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
+//! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
+//! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `schur` |
+//! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint` |
+//! | [`model`] | model | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
+//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves | `constraint`, `model`, `schur` |
+//! | [`choice`] | solvers | [`Algorithm`], which algorithm, and its names | — |
+//! | [`trace`] | solvers | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
+//! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace` |
+//! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish | `active_set`, `choice`, `kkt`, `lcp`, `trace` |
+//! | [`algorithm`] | solvers | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
+//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters | `kkt`, `lcp`, `model` |
+//! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model` |
+//! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings` |
+//! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative` |
+//! | [`world`] | step | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
+//! | [`input`] | inputs/lanes | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
+//! | [`lanes`] | inputs/lanes | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
+//! | [`scene`] | scene | scene files (RON): schema, spans, validation, building a [`World`], the tour | any module above |
+//! | [`testing`] | test helpers | small models shared by the tests | `body`, `constraint`, `model` |
+//!
+//! Unit-test modules may also import [`testing`], and `lcp`'s [`constraint`].
 
 pub mod active_set;
 pub mod algorithm;
