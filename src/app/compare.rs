@@ -1,7 +1,7 @@
 //! Compare mode (key `C`, the toolbar's "⇶ Compare"): the state on screen is
 //! forked into one lane per chosen algorithm ([`contact_core::lanes`]), and the
 //! lanes take every step the lab takes, on the same inputs: each step's entries
-//! of the input log ([`super::inputs`]) — springs, dragged forces, cue shots,
+//! of the input log ([`Lab::given`]) — springs, dragged forces, cue shots,
 //! settings but the algorithm, `h` — are given to every lane before it steps.
 //!
 //! The world view draws the lanes as ghosts in their algorithm's colour, the
@@ -22,13 +22,12 @@ use bevy::prelude::*;
 use contact_core::{Algorithm, ConstraintKind, Lane};
 use egui_plot::PlotPoint;
 
-use super::drag::Drags;
-use super::history;
-use super::inputs::Inputs;
-use super::palette;
-use super::physics::{self, Lab, PhysicsSet, StateJumped, StepSettings};
-use super::render::{self, f};
-use super::view::{EguiClaims, ViewTransform};
+use super::lab::gizmo::f;
+use super::lab::series::resolve;
+use super::lab::{
+    Drags, FrameSet, InputClaims, InstallSceneSet, Lab, LabAction, PhysicsSet, StateJumped, Status, StepSettings,
+    ViewTransform, palette, state_jumped,
+};
 
 /// Samples a lane keeps per series before it halves them.
 const SERIES_CAP: usize = 20_000;
@@ -51,7 +50,7 @@ impl AppLane {
     fn record(&mut self, wanted: &[String]) {
         let (world, Some(report)) = (&self.lane.world, &self.lane.report) else { return };
         for name in wanted {
-            let Some(source) = history::resolve(world, name) else { continue };
+            let Some(source) = resolve(world, name) else { continue };
             let points = self.series.entry(name.clone()).or_default();
             if points.len() >= SERIES_CAP {
                 let kept: Vec<PlotPoint> = points.iter().step_by(2).copied().collect();
@@ -71,8 +70,6 @@ pub struct Compare {
     pub chosen: Vec<Algorithm>,
     /// Series names the plots show now: the lanes record those.
     pub wanted: Vec<String>,
-    /// Input log entries already given to the lanes.
-    seen: usize,
     generation: Option<u64>,
     /// The lab's state jumped (a restore, a reset): fork the lanes again.
     refork: bool,
@@ -120,15 +117,12 @@ impl Plugin for ComparePlugin {
         }
         app.init_resource::<Compare>()
             .add_message::<CompareAction>()
-            .add_systems(FixedUpdate, step_lanes.in_set(PhysicsSet::Step).after(physics::step_world))
-            .add_systems(PreUpdate, follow_jumps.after(physics::InstallSceneSet))
-            .add_systems(Update, (keyboard, apply_actions).chain())
+            .add_systems(FixedUpdate, step_lanes.in_set(PhysicsSet::Lanes))
+            .add_systems(PreUpdate, follow_jumps.after(InstallSceneSet))
+            .add_systems(Update, (keyboard, apply_actions).chain().in_set(FrameSet::Prepare))
             .add_systems(
                 Update,
-                draw_ghosts
-                    .after(render::DrawSet)
-                    .run_if(resource_exists::<ViewTransform>)
-                    .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
+                draw_ghosts.in_set(FrameSet::Overlay).run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
             );
     }
 }
@@ -143,7 +137,7 @@ fn start_when_installed(lab: Option<Res<Lab>>, mut done: Local<bool>, mut action
 
 fn keyboard(
     keys: Option<Res<ButtonInput<KeyCode>>>,
-    claims: Option<Res<EguiClaims>>,
+    claims: Option<Res<InputClaims>>,
     mut actions: MessageWriter<CompareAction>,
 ) {
     let Some(keys) = keys else { return };
@@ -166,7 +160,6 @@ fn fork(world: &mut World) {
 /// Compare mode on, with one lane per algorithm of `algorithms` from the lab's state now.
 fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
     let h = world.resource::<StepSettings>().h;
-    let seen = world.get_resource::<Inputs>().map_or(0, |i| i.log.entries.len());
     let Some(lab) = world.get_resource::<Lab>() else { return };
     let drags = world.get_resource::<Drags>();
     let lanes: Vec<AppLane> = algorithms.iter().map(|&a| AppLane::new(lab, a, h, drags)).collect();
@@ -174,7 +167,6 @@ fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
     let mut compare = world.resource_mut::<Compare>();
     compare.main_penetration = 0.0;
     compare.lanes = lanes;
-    compare.seen = seen;
     compare.generation = Some(generation);
     compare.on = true;
 }
@@ -190,7 +182,7 @@ fn apply_actions(world: &mut World) {
     let now = world.resource::<Time<Real>>().elapsed_secs_f64();
     for action in actions {
         let say = |world: &mut World, text: String| {
-            if let Some(mut status) = world.get_resource_mut::<super::control::Status>() {
+            if let Some(mut status) = world.get_resource_mut::<Status>() {
                 status.say(now, text);
             }
         };
@@ -206,7 +198,7 @@ fn apply_actions(world: &mut World) {
                 let mut compare = world.resource_mut::<Compare>();
                 compare.on = true;
                 compare.lanes.clear();
-                world.write_message(super::control::LabAction::Reset);
+                world.write_message(LabAction::Reset);
             }
             CompareAction::Branch(a) => {
                 if !world.resource::<Compare>().on {
@@ -248,22 +240,20 @@ fn keep(world: &mut World, i: usize) {
         lab.report = None;
     }
     leave(world);
-    physics::sync_components_from_core(world);
-    world.write_message(StateJumped { new_scene: false, reset: false });
+    state_jumped(world, StateJumped { new_scene: false, reset: false });
     let now = world.resource::<Time<Real>>().elapsed_secs_f64();
-    if let Some(mut status) = world.get_resource_mut::<super::control::Status>() {
+    if let Some(mut status) = world.get_resource_mut::<Status>() {
         status.say(now, format!("Compare: kept the {} lane", algorithm.label()));
     }
 }
 
-/// After the lab's step: every lane gets the step's inputs and takes the step.
-pub fn step_lanes(lab: Option<Res<Lab>>, inputs: Option<Res<Inputs>>, mut compare: ResMut<Compare>) {
+/// [`PhysicsSet::Lanes`], after the lab's step: every lane is given the step's
+/// inputs ([`Lab::given`]) and takes the step.
+pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>) {
     let Some(lab) = lab else { return };
     if !compare.on || compare.generation != Some(lab.generation) {
         return;
     }
-    let entries = inputs.as_ref().map(|i| &i.log.entries[..]).unwrap_or(&[]);
-    let seen = compare.seen.min(entries.len());
     if let Some(r) = &lab.report {
         let constraints = &lab.world.model.constraints;
         let inequalities = r.g.iter().zip(constraints).filter(|(_, c)| c.kind == ConstraintKind::Inequality);
@@ -276,13 +266,12 @@ pub fn step_lanes(lab: Option<Res<Lab>>, inputs: Option<Res<Inputs>>, mut compar
         if l.lane.world.steps + 1 != lab.world.steps {
             continue;
         }
-        for (_, input) in &entries[seen..] {
+        for input in &lab.given {
             l.lane.give(input);
         }
         l.lane.step();
         l.record(wanted);
     }
-    compare.seen = entries.len();
 }
 
 /// A restore or a reset forks the lanes again from the new state (at the next
@@ -315,13 +304,10 @@ fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>) {
             }
             let p = w.model.position(b, &w.state);
             let p = DVec2::new(p.x, p.y);
-            let r = if body.radius > 0.0 { body.radius } else { px(6.0) };
+            // A particle's ghost is a ring around it, wider than the particle
+            // itself (6 px), so the lab's own particle stays visible inside.
+            let r = if body.radius > 0.0 { body.radius } else { px(10.0) };
             g.circle_2d(Isometry2d::from_translation(f(p)), r as f32, color).resolution(40);
-            if body.radius == 0.0 {
-                let d = px(4.0);
-                g.line_2d(f(p - DVec2::new(d, d)), f(p + DVec2::new(d, d)), color);
-                g.line_2d(f(p - DVec2::new(d, -d)), f(p + DVec2::new(d, -d)), color);
-            }
         }
     }
 }

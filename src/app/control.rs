@@ -1,5 +1,7 @@
-//! The clock a presenter drives: play/pause, single steps, reset, the algorithm,
-//! from the keyboard and the panels alike (both send [`LabAction`]s).
+//! The one dispatcher of the top layer: the clock a presenter drives —
+//! play/pause, single steps, reset, the algorithm — from the keyboard and the
+//! panels alike (both send [`LabAction`]s), and the actions that reach into a
+//! feature (a timeline restore, a screenshot, fitting the view).
 //!
 //! | key   | action                                 |
 //! |-------|----------------------------------------|
@@ -16,57 +18,16 @@
 //! | F12   | screenshot                             |
 //! | Ctrl+Q | quit                                  |
 //!
+//! (T, C and K are read by their features, F5 by the panels.)
+//!
 //! A pause is `Time<Virtual>::pause`, so the fixed schedule stops with it; a single
 //! step runs the [`FixedUpdate`] schedule once by hand.
 
 use bevy::prelude::*;
-use contact_core::Algorithm;
 
-use super::physics::{self, Lab, StateJumped};
-use super::view::{EguiClaims, ViewTransform};
-
-/// Something the user asked for.
-#[derive(Message, Clone, Debug, PartialEq)]
-pub enum LabAction {
-    TogglePause,
-    SetPaused(bool),
-    /// One fixed step, then pause.
-    StepOnce,
-    /// Back to the scene's initial state (settings and edited forces are kept).
-    Reset,
-    SetAlgorithm(Algorithm),
-    FitView,
-    Screenshot,
-    /// Restore timeline snapshot `i` (pauses).
-    Restore(usize),
-    /// Restore the snapshot before the one shown.
-    StepBack,
-    /// Ctrl+Q.
-    Quit,
-}
-
-/// A line for the status bar, with when it was said (real seconds).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Status {
-    pub text: String,
-    pub at: f64,
-    pub error: bool,
-}
-
-impl Status {
-    pub fn say(&mut self, now: f64, text: impl Into<String>) {
-        self.text = text.into();
-        self.at = now;
-        self.error = false;
-        info!("{}", self.text);
-    }
-    pub fn warn(&mut self, now: f64, text: impl Into<String>) {
-        self.text = text.into();
-        self.at = now;
-        self.error = true;
-        warn!("{}", self.text);
-    }
-}
+use super::lab::{InputClaims, Lab, LabAction, StateJumped, Status, ViewTransform, algorithm_for_digit, state_jumped};
+use super::screenshot::ScreenshotRequests;
+use super::timeline::{self, Timeline};
 
 pub struct ControlPlugin {
     pub start_paused: bool,
@@ -75,20 +36,18 @@ pub struct ControlPlugin {
 impl Plugin for ControlPlugin {
     fn build(&self, app: &mut App) {
         let paused = self.start_paused;
-        app.add_message::<LabAction>()
-            .init_resource::<Status>()
-            .add_systems(Startup, move |mut virt: ResMut<Time<Virtual>>| {
-                if paused {
-                    virt.pause();
-                }
-            })
-            .add_systems(Update, (keyboard, apply_actions).chain());
+        app.add_systems(Startup, move |mut virt: ResMut<Time<Virtual>>| {
+            if paused {
+                virt.pause();
+            }
+        })
+        .add_systems(Update, (keyboard, apply_actions).chain());
     }
 }
 
 fn keyboard(
     keys: Option<Res<ButtonInput<KeyCode>>>,
-    claims: Option<Res<EguiClaims>>,
+    claims: Option<Res<InputClaims>>,
     mut actions: MessageWriter<LabAction>,
 ) {
     // Headless (tests): no keyboard; egui typing in a field keeps the keys.
@@ -123,7 +82,7 @@ fn keyboard(
     }
     for (i, k) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {
         if pressed(k) {
-            if let Some(a) = physics::algorithm_for_digit(i + 1) {
+            if let Some(a) = algorithm_for_digit(i + 1) {
                 actions.write(LabAction::SetAlgorithm(a));
             }
         }
@@ -155,8 +114,7 @@ pub fn apply_actions(world: &mut World) {
                     let initial = lab.initial.clone();
                     lab.world.restore(&initial);
                     lab.report = None;
-                    physics::sync_components_from_core(world);
-                    world.write_message(StateJumped { new_scene: false, reset: true });
+                    state_jumped(world, StateJumped { new_scene: false, reset: true });
                     world.resource_mut::<Status>().say(now, "Reset to the scene's start");
                 }
             }
@@ -171,12 +129,12 @@ pub fn apply_actions(world: &mut World) {
                 }
             }
             LabAction::Restore(i) => {
-                super::timeline::restore(world, i);
+                timeline::restore(world, i);
             }
             LabAction::StepBack => {
-                let current = world.get_resource::<super::timeline::Timeline>().and_then(|t| t.current());
+                let current = world.get_resource::<Timeline>().and_then(|t| t.current());
                 if let Some(i) = current.and_then(|c| c.checked_sub(1)) {
-                    super::timeline::restore(world, i);
+                    timeline::restore(world, i);
                 }
             }
             LabAction::Quit => {
@@ -188,7 +146,7 @@ pub fn apply_actions(world: &mut World) {
                 }
             }
             LabAction::Screenshot => {
-                if let Some(mut req) = world.get_resource_mut::<super::screenshot::ScreenshotRequests>() {
+                if let Some(mut req) = world.get_resource_mut::<ScreenshotRequests>() {
                     req.pending.push(None);
                 }
             }

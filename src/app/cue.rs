@@ -28,15 +28,12 @@
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use contact_core::BodyKind;
 
-use super::control::Status;
-use super::drag;
-use super::palette;
-use super::physics::{self, Coords, Lab, LabBody, PointMotion, StateJumped};
-use super::render::{self, Interpolation};
-use super::ui::num;
-use super::view::{EguiClaims, Pointer, ViewTransform};
+use super::lab::gizmo::{arrow, dashed, f};
+use super::lab::{
+    Coords, FrameSet, InputClaims, Interpolation, Lab, LabBody, PointMotion, Pointer, StateJumped, Status,
+    ViewTransform, is_ball, num, palette,
+};
 
 /// `k`: metres per second of shot per metre of pull, in 1/s.
 pub const CUE_GAIN: f64 = 4.0;
@@ -60,11 +57,6 @@ pub fn shot_velocity(ball: DVec2, cursor: DVec2) -> DVec2 {
 pub fn apply_shot(coords: &mut Coords, v: DVec2) {
     assert_eq!(coords.n, 2, "a shot is for a ball, whose coordinates are (x, y)");
     coords.qd = [v.x, v.y];
-}
-
-/// Whether body `b` can be shot: a round particle.
-pub fn is_ball(world: &contact_core::World, b: usize) -> bool {
-    physics::is_round(world, b) && matches!(world.model.bodies[b].kind, BodyKind::Particle)
 }
 
 /// The tool: armed, a left drag from a ball aims (the toolbar and `K` switch it).
@@ -94,13 +86,13 @@ pub struct Shot {
     pub steps: u64,
 }
 
-/// The gesture: the aim, the shot waiting for its step, and whether the mouse
-/// was the cue's this frame (then the drag plugin leaves it alone).
+/// The gesture: the aim and the shot waiting for its step. While aiming, the
+/// cue holds the pointer ([`InputClaims::tool`]), so the plain mouse (springs,
+/// pan) leaves it alone.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct CueAim {
     pub aim: Option<Aim>,
     pub pending: Option<Shot>,
-    pub took_pointer: bool,
 }
 
 impl CueAim {
@@ -119,7 +111,10 @@ impl Plugin for CuePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CueTool>()
             .init_resource::<CueAim>()
-            .add_systems(Update, ((arm_on_new_scene, aim).chain().before(drag::mouse), draw.after(aim)))
+            .add_systems(
+                Update,
+                ((arm_on_new_scene, aim).chain().in_set(FrameSet::Tools), draw.in_set(FrameSet::Overlay)),
+            )
             .add_systems(EguiPrimaryContextPass, label);
     }
 }
@@ -153,7 +148,7 @@ pub fn aim(
     buttons: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     pointer: Res<Pointer>,
-    claims: Res<EguiClaims>,
+    mut claims: ResMut<InputClaims>,
     view: Res<ViewTransform>,
     lab: Option<Res<Lab>>,
     interp: Res<Interpolation>,
@@ -165,7 +160,6 @@ pub fn aim(
     real: Res<Time<Real>>,
 ) {
     let now = real.elapsed_secs_f64();
-    cue.took_pointer = false;
     let Some(lab) = lab else { return };
     if cue.pending.is_some_and(|s| s.steps != lab.world.steps) {
         cue.pending = None;
@@ -186,7 +180,7 @@ pub fn aim(
             ball_under(&lab, &pos, w, view.world_len(PICK_PX)).map(|body| Aim { body, cursor: w, velocity: None });
     }
     let Some(mut a) = cue.aim else { return };
-    cue.took_pointer = true;
+    claims.tool = true;
     if let Some(w) = pointer.world {
         a.cursor = w;
     }
@@ -255,27 +249,12 @@ fn draw(
         let Some(p) = point_of(a.body, &bodies, &interp) else { return };
         let r = lab.world.model.bodies[a.body].radius;
         let wood = palette::bevy(CUE_RGB);
-        g.circle_2d(Isometry2d::from_translation(render::f(p)), (r + px(4.0)) as f32, wood).resolution(48);
+        g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(4.0)) as f32, wood).resolution(48);
         dashed(&mut g, p, a.cursor, px(7.0), px(5.0), wood);
     }
     if let Some((b, v)) = cue.shown() {
         let Some(p) = point_of(b, &bodies, &interp) else { return };
-        render::arrow(&mut g, p, v / CUE_GAIN, px(12.0), palette::bevy(ARROW_RGB));
-    }
-}
-
-/// A dashed segment from `a` to `b`: dashes of `dash`, gaps of `gap` (m).
-fn dashed(g: &mut Gizmos, a: DVec2, b: DVec2, dash: f64, gap: f64, color: Color) {
-    let len = (b - a).length();
-    if len < 1e-12 {
-        return;
-    }
-    let dir = (b - a) / len;
-    let mut s = 0.0;
-    while s < len {
-        let e = (s + dash).min(len);
-        g.line_2d(render::f(a + dir * s), render::f(a + dir * e), color);
-        s += dash + gap;
+        arrow(&mut g, p, v / CUE_GAIN, px(12.0), palette::bevy(ARROW_RGB));
     }
 }
 

@@ -9,83 +9,35 @@
 //! F = m (ω² (x_cursor − p) − 2ζω ṗ),   ω = 2π · 1.5 Hz,  ζ = 0.7
 //! ```
 //!
-//! It is written into the body's `user_force` in [`PhysicsSet::Gather`], from the
+//! It is written into the body's `user_force` in [`PhysicsSet::Forces`], from the
 //! state of that very step, so it is part of `f` in eq. (1) like any other force;
-//! the input log ([`super::inputs`]) records the springs so the run replays.
+//! the input log (the inputs feature) records the springs so the run replays.
 //!
 //! Left button: on a force tip → set `f`; on a body → spring; elsewhere → pan
-//! (on a ball with the cue tool armed or Shift held, the cue shot of [`super::cue`]).
+//! (on a ball with the cue tool armed or Shift held, the cue feature takes the
+//! gesture first and claims it: [`InputClaims::tool`]).
 //! While dragging a body, the right button (or `P`) pins the spring where it is;
 //! the right button on a pinned spring's anchor removes it.
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
 
-use super::control::Status;
-use super::cue::CueAim;
-use super::palette;
-use super::physics::{self, Lab, LabBody, PhysicsSet, PointMotion, StateJumped};
-use super::render::{self, Highlight, Interpolation, SceneLook};
-use super::view::{EguiClaims, Pointer, ViewTransform};
+use super::lab::gizmo::{arrow, f};
+use super::lab::{
+    Drags, FrameSet, Grab, Highlight, InputClaims, Interpolation, Lab, LabBody, PhysicsSet, PointMotion, Pointer,
+    SceneLook, Spring, StateJumped, Status, ViewTransform, is_dynamic, palette,
+};
 
 pub use contact_core::input::{SPRING_HZ, SPRING_ZETA};
-
-/// A spring from a body's point to an anchor.
-#[derive(Clone, Copy, Debug)]
-pub struct Spring {
-    pub body: usize,
-    pub target: DVec2,
-    /// The force of the last step (N).
-    pub force: DVec2,
-    /// The largest `|F|` so far (N).
-    pub peak: f64,
-    /// Where the body was when grabbed.
-    pub start: DVec2,
-}
-
-impl Spring {
-    /// What the core steps with.
-    pub fn core(&self) -> contact_core::Spring {
-        contact_core::Spring { body: self.body, target: (self.target.x, self.target.y) }
-    }
-}
-
-/// What the left button is doing.
-#[derive(Clone, Copy, Debug)]
-pub enum Grab {
-    Body(Spring),
-    ForceTip { body: usize },
-    Pan { last: Vec2 },
-}
-
-/// The springs: the one being dragged and the pinned ones.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Drags {
-    pub grab: Option<Grab>,
-    pub pins: Vec<Spring>,
-}
-
-impl Drags {
-    pub fn springs(&self) -> impl Iterator<Item = &Spring> {
-        self.pins.iter().chain(match &self.grab {
-            Some(Grab::Body(s)) => Some(s),
-            _ => None,
-        })
-    }
-
-    /// The springs acting now, as the core and the input log see them.
-    pub fn core_springs(&self) -> Vec<contact_core::Spring> {
-        self.springs().map(Spring::core).collect()
-    }
-}
 
 pub struct DragPlugin;
 
 impl Plugin for DragPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Drags>()
-            .add_systems(FixedUpdate, apply_springs.in_set(PhysicsSet::Gather).after(physics::gather_bodies))
-            .add_systems(Update, ((forget_on_new_scene, mouse).chain().before(render::DrawSet), draw_springs));
+        app.add_systems(FixedUpdate, apply_springs.in_set(PhysicsSet::Forces))
+            .add_systems(Update, forget_on_new_scene.in_set(FrameSet::Prepare))
+            .add_systems(Update, mouse.in_set(FrameSet::Mouse))
+            .add_systems(Update, draw_springs.in_set(FrameSet::Overlay));
     }
 }
 
@@ -95,7 +47,7 @@ fn forget_on_new_scene(mut jumped: MessageReader<StateJumped>, mut drags: ResMut
     }
 }
 
-/// Gather: the springs' forces from this step's state into `user_force`
+/// [`PhysicsSet::Forces`]: the springs' forces from this step's state into `user_force`
 /// ([`contact_core::input::apply_springs`]), and into each spring for its arrow.
 pub fn apply_springs(lab: Option<ResMut<Lab>>, mut drags: ResMut<Drags>) {
     let Some(mut lab) = lab else { return };
@@ -118,7 +70,7 @@ pub fn mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     pointer: Res<Pointer>,
-    claims: Res<EguiClaims>,
+    claims: Res<InputClaims>,
     mut view: ResMut<ViewTransform>,
     lab: Option<ResMut<Lab>>,
     look: Res<SceneLook>,
@@ -128,7 +80,6 @@ pub fn mouse(
     mut highlight: ResMut<Highlight>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
-    cue: Option<Res<CueAim>>,
 ) {
     let Some(mut lab) = lab else { return };
     let now = real.elapsed_secs_f64();
@@ -141,7 +92,7 @@ pub fn mouse(
     let hovered = pointer.world.filter(|_| pointer.in_view).and_then(|w| {
         pos.iter()
             .enumerate()
-            .filter(|(i, _)| physics::is_dynamic(&lab.world, *i))
+            .filter(|(i, _)| is_dynamic(&lab.world, *i))
             .map(|(i, p)| {
                 let r = lab.world.model.bodies[i].radius;
                 (i, (w - *p).length() - r)
@@ -154,7 +105,8 @@ pub fn mouse(
         Some(Grab::Body(s)) => Some(s.body),
         _ => None,
     });
-    if cue.is_some_and(|c| c.took_pointer) {
+    // A tool (the cue's aim) has the gesture.
+    if claims.tool {
         return;
     }
     let tip_under = |w: DVec2| -> Option<usize> {
@@ -197,8 +149,9 @@ pub fn mouse(
         Some(Grab::Pan { last }) => {
             if let Some(s) = pointer.screen {
                 let d = s - *last;
-                let ppm = view.ppm;
-                view.center -= DVec2::new(d.x as f64, -d.y as f64) / ppm;
+                if d != Vec2::ZERO {
+                    view.pan_by(d);
+                }
                 *last = s;
             }
         }
@@ -283,13 +236,13 @@ fn draw_springs(
                 } else {
                     -1.0
                 };
-                render::f(p + d * u + side * wiggle)
+                f(p + d * u + side * wiggle)
             });
             g.linestrip_2d(pts, color.with_alpha(0.8));
         }
-        let anchor = render::f(s.target);
+        let anchor = f(s.target);
         g.circle_2d(Isometry2d::from_translation(anchor), px(4.0) as f32, color);
-        let arrow = (s.force * look.force_scale).clamp_length_max(px(220.0));
-        render::arrow(&mut g, p, arrow, px(11.0), color);
+        let force = (s.force * look.force_scale).clamp_length_max(px(220.0));
+        arrow(&mut g, p, force, px(11.0), color);
     }
 }

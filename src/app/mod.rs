@@ -1,32 +1,37 @@
-//! The desktop lab (Bevy): one plugin per concern, grouped in [`LabPlugins`].
+//! The desktop lab (Bevy): one plugin per concern, grouped in [`LabPlugins`],
+//! in three layers. Imports only point down, never sideways within a layer;
+//! features order themselves by the public sets of [`lab::sets`] and react to
+//! messages and events of [`lab::messages`], never to each other's functions.
 //!
-//! | plugin                      | concern                                              |
-//! |-----------------------------|------------------------------------------------------|
-//! | [`physics::PhysicsPlugin`]  | body/constraint entities, the fixed-step [`physics::PhysicsSet`] |
-//! | [`control::ControlPlugin`]  | play/pause/step/reset/algorithm, keys                |
-//! | [`scene::ScenePlugin`]      | scene files as Bevy assets, hot reload, the picker   |
-//! | [`history::HistoryPlugin`]  | the series the plots borrow                          |
-//! | [`timeline::TimelinePlugin`]| the snapshot ring and scrubbing                      |
-//! | [`view::ViewPlugin`]        | camera, world ↔ screen, pan and zoom                 |
-//! | [`render::WorldRenderPlugin`]| drawing the world                                   |
-//! | [`drag::DragPlugin`]        | mouse springs and force arrows                       |
-//! | [`cue::CuePlugin`]          | the cue shot: drag back from a ball, release (K)     |
-//! | [`inputs::InputsPlugin`]    | the input log (springs, forces, settings) for replay |
-//! | [`compare::ComparePlugin`]  | compare mode: one lane per algorithm, in lockstep    |
-//! | [`ui::UiPlugin`]            | the egui panels                                      |
-//! | [`screenshot::ScreenshotPlugin`] | F12 and `--screenshot`                          |
-//! | [`tour::TourPlugin`]        | the guided tour (T, `--tour`)                        |
+//! | layer   | module          | owns                                                         | may import |
+//! |---------|-----------------|--------------------------------------------------------------|------------|
+//! | bottom  | [`lab`]         | the shared vocabulary: `Lab`, settings, components, messages (`LabAction`, `StateJumped`, `Restored`, `Status`), the system sets, what a frame shares (view, pointer, input claims, interpolation, highlight, look, drags), colours, geometry, series names, number format; [`lab::LabPlugin`] | the core |
+//! | feature | [`physics`]     | the fixed step (gather, `World::step`, writeback) and the physics budget | `lab` |
+//! | feature | [`history`]     | the series the plots borrow                                   | `lab` |
+//! | feature | [`timeline`]    | the snapshot ring, restores (triggers `Restored`), the event log | `lab` |
+//! | feature | [`inputs`]      | the input log (springs, forces, settings) for replay          | `lab` |
+//! | feature | [`scene`]       | scene files as Bevy assets, hot reload                        | `lab` |
+//! | feature | [`view`]        | camera, world ↔ screen, pan, zoom, follow                     | `lab` |
+//! | feature | [`render`]      | meshes, the world's gizmos, trails and flashes                | `lab` |
+//! | feature | [`drag`]        | mouse springs, force tips, pan                                | `lab` |
+//! | feature | [`cue`]         | the cue shot (K), a tool that claims the pointer              | `lab` |
+//! | feature | [`compare`]     | compare mode: one lane per algorithm, in lockstep             | `lab` |
+//! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab` |
+//! | feature | [`screenshot`]  | F12, `--screenshot`, `--pause-at`, `--dump-state`             | `lab` |
+//! | top     | [`control`]     | keys → [`lab::LabAction`]s, the one dispatcher                | features, `lab` |
+//! | top     | [`ui`]          | the egui panels (each reads [`ui::data`], never another panel) | features, `lab` |
+//!
+//! `../shared/tools/import-circles` (from the repository root) checks that no
+//! files import each other in a circle.
 
 pub mod compare;
 pub mod control;
 pub mod cue;
 pub mod drag;
-pub mod geometry;
 pub mod history;
 pub mod inputs;
-pub mod palette;
+pub mod lab;
 pub mod physics;
-pub mod plots;
 pub mod render;
 pub mod scene;
 pub mod screenshot;
@@ -60,7 +65,7 @@ pub struct AppOptions {
     pub paused: bool,
     /// Time shown by the plots: SECONDS (e.g. 0.02 for the paper's figure 2) or `all` (default 2).
     #[arg(long, value_name = "SECONDS|all", value_parser = parse_plot_window)]
-    pub plot_window: Option<plots::Window>,
+    pub plot_window: Option<ui::data::Window>,
     /// Pause when the simulated time reaches T seconds (a scripted screenshot waits for it).
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub pause_at: Option<f64>,
@@ -76,6 +81,11 @@ pub struct AppOptions {
     /// Window size in logical pixels, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1600x900", value_parser = parse_size)]
     pub size: (u32, u32),
+    /// Check the scripted screenshot against the view's world → screen mapping:
+    /// each body in view shows its colour at its projected centre, edge markers
+    /// only for bodies off the view (the run fails otherwise).
+    #[arg(long)]
+    pub check_view: bool,
     /// Write every body's position to FILE when the app quits (one `name x y` line each).
     #[arg(long, value_name = "FILE")]
     pub dump_state: Option<PathBuf>,
@@ -99,12 +109,12 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
     })
 }
 
-fn parse_plot_window(s: &str) -> Result<plots::Window, String> {
+fn parse_plot_window(s: &str) -> Result<ui::data::Window, String> {
     if s == "all" {
-        return Ok(plots::Window::All);
+        return Ok(ui::data::Window::All);
     }
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(plots::Window::Seconds(v)),
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(ui::data::Window::Seconds(v)),
         _ => Err(format!("bad plot window `{s}`: a positive number of seconds, or `all`")),
     }
 }
@@ -143,9 +153,11 @@ impl PluginGroup for LabPlugins {
             frames: o.frames.or(o.screenshot.as_ref().map(|_| 120)),
             screenshot: o.screenshot.clone(),
             pause_at: o.pause_at,
+            check_view: o.check_view,
             ..default()
         };
         PluginGroupBuilder::start::<Self>()
+            .add(lab::LabPlugin)
             .add(physics::PhysicsPlugin)
             .add(control::ControlPlugin { start_paused: o.paused })
             .add(history::HistoryPlugin)
@@ -228,9 +240,9 @@ pub fn run(opts: AppOptions) -> ExitCode {
     )
     .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins(LabPlugins { options: opts, assets });
-    physics::install_scene(app.world_mut(), first, Some(path));
+    lab::install_scene(app.world_mut(), first, Some(path));
     if let Some(speed) = speed {
-        app.world_mut().resource_mut::<physics::StepSettings>().speed = speed;
+        app.world_mut().resource_mut::<lab::StepSettings>().speed = speed;
     }
     if let Some(window) = plot_window {
         app.world_mut().resource_mut::<ui::UiState>().plots.window = window;

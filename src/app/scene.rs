@@ -15,8 +15,7 @@ use bevy::asset::{AssetLoadFailedEvent, AssetLoader, LoadContext};
 use bevy::prelude::*;
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 
-use super::control::Status;
-use super::physics::{InstallScene, Lab};
+use super::lab::{InstallScene, InstallSceneSet, Lab, StateJumped, Status};
 
 /// A scene file as loaded: the checked scene, or why it is not one.
 #[derive(Asset, TypePath, Debug)]
@@ -106,10 +105,12 @@ impl Plugin for ScenePlugin {
             .register_asset_loader(SceneLoader { overrides: self.overrides.clone() })
             .insert_resource(files)
             .add_message::<OpenScene>()
-            .add_systems(Startup, watch_first_scene)
             .add_systems(
                 PreUpdate,
-                (open_requested, poll_external, install_loaded).chain().before(super::physics::InstallSceneSet),
+                (
+                    (open_requested, poll_external, install_loaded).chain().before(InstallSceneSet),
+                    watch_installed_elsewhere.after(InstallSceneSet),
+                ),
             );
     }
 }
@@ -152,16 +153,27 @@ fn mtime(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-/// The first scene was installed from the command line: watch its file too.
-fn watch_first_scene(lab: Option<Res<Lab>>, server: Res<AssetServer>, mut files: ResMut<SceneFiles>) {
+/// A scene read from a file outside the asset server was installed (the
+/// command line's, a tour step's): watch its file too.
+fn watch_installed_elsewhere(
+    mut jumped: MessageReader<StateJumped>,
+    lab: Option<Res<Lab>>,
+    server: Res<AssetServer>,
+    mut files: ResMut<SceneFiles>,
+) {
+    if !jumped.read().any(|j| j.new_scene) {
+        return;
+    }
     let Some(path) = lab.and_then(|l| l.scene.path.clone()) else { return };
-    files.watch_installed(&server, path);
+    if files.path.as_ref() != Some(&path) {
+        files.watch_installed(&server, path);
+    }
 }
 
 impl SceneFiles {
-    /// A scene read from `path` outside the asset server was installed (the
-    /// command line's, a tour step's): watch its file for hot reload, without
-    /// installing it a second time when the asset arrives.
+    /// A scene read from `path` outside the asset server was installed: watch
+    /// its file for hot reload, without installing it a second time when the
+    /// asset arrives.
     pub fn watch_installed(&mut self, server: &AssetServer, path: PathBuf) {
         let (asset_path, _) = self.asset_path(&path);
         self.handle = Some(server.load(asset_path));

@@ -15,8 +15,7 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 use contact_core::{ConstraintKey, Snapshot, World};
 
-use super::history::History;
-use super::physics::{self, Lab, PhysicsSet, StateJumped, StepSettings};
+use super::lab::{InstallSceneSet, Lab, PhysicsSet, Restored, StateJumped, StepSettings, state_jumped};
 
 /// Simulated seconds the ring covers at least.
 pub const SPAN_SECONDS: f64 = 60.0;
@@ -134,7 +133,7 @@ impl Plugin for TimelinePlugin {
         app.init_resource::<Timeline>()
             .init_resource::<EventLog>()
             .add_systems(FixedUpdate, (record, log_events).in_set(PhysicsSet::Record))
-            .add_systems(PreUpdate, follow_jumps.after(physics::InstallSceneSet));
+            .add_systems(PreUpdate, follow_jumps.after(InstallSceneSet));
     }
 }
 
@@ -176,7 +175,8 @@ fn follow_jumps(
 }
 
 /// Restores snapshot `index`: the core, the components, the report of the step
-/// that led there; pauses; the plots drop what follows at the next step.
+/// that led there; pauses. [`Restored`] tells the features that keep a record
+/// (the plots' history, the input log) to drop what follows.
 pub fn restore(world: &mut bevy::ecs::world::World, index: usize) -> bool {
     let h = world.resource::<StepSettings>().h;
     let Some((snap, before)) = world.get_resource::<Timeline>().and_then(|tl| {
@@ -195,15 +195,9 @@ pub fn restore(world: &mut bevy::ecs::world::World, index: usize) -> bool {
         let report = w.step(h);
         (w.state == snap.state).then_some(report)
     });
-    physics::sync_components_from_core(world);
     world.resource_mut::<Timeline>().cursor = Some(index);
-    if let Some(mut history) = world.get_resource_mut::<History>() {
-        history.truncate_after = Some(snap.state.t);
-    }
-    if let Some(mut inputs) = world.get_resource_mut::<super::inputs::Inputs>() {
-        inputs.restored(snap.steps);
-    }
     world.resource_mut::<Time<Virtual>>().pause();
-    world.write_message(StateJumped { new_scene: false, reset: false });
+    state_jumped(world, StateJumped { new_scene: false, reset: false });
+    world.trigger(Restored { t: snap.state.t, steps: snap.steps });
     true
 }

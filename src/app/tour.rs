@@ -1,8 +1,8 @@
 //! The guided tour: a sequence of steps read from a tour file
 //! ([`contact_core::scene::tour`], `assets/tours/paper.ron` by default), shown in
-//! the Tour panel ([`crate::app::ui::tour_panel`]). Going to a step loads its
-//! scene with its algorithm and starts it; T (or the toolbar's Tour button)
-//! shows and hides the panel; `--tour[=FILE]` opens it at the first step.
+//! the Tour panel (in `ui`). Going to a step loads its scene with its algorithm
+//! and starts it; T (or the toolbar's Tour button) shows and hides the panel;
+//! `--tour[=FILE]` opens it at the first step.
 //!
 //! The tour file is read when the panel first opens; a broken one shows its
 //! error (file:line:col: field: message) in the panel and the status bar, and
@@ -13,10 +13,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use contact_core::scene::{self, tour::Tour};
 
-use super::control::{LabAction, Status};
-use super::physics::{InstallScene, InstallSceneSet, Lab};
-use super::scene::SceneFiles;
-use super::view::EguiClaims;
+use super::lab::{InputClaims, InstallScene, InstallSceneSet, Lab, LabAction, Status};
 
 /// The tour and where the user is in it.
 #[derive(Resource, Debug, Default)]
@@ -69,7 +66,7 @@ impl Plugin for TourPlugin {
 
 fn tour_key(
     keys: Option<Res<ButtonInput<KeyCode>>>,
-    claims: Option<Res<EguiClaims>>,
+    claims: Option<Res<InputClaims>>,
     mut actions: MessageWriter<TourAction>,
 ) {
     let Some(keys) = keys else { return };
@@ -95,15 +92,11 @@ impl TourState {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn apply_tour_actions(
     mut requests: MessageReader<TourAction>,
     mut state: ResMut<TourState>,
     mut install: MessageWriter<InstallScene>,
     mut lab_actions: MessageWriter<LabAction>,
-    // Absent in a headless lab (no asset server): nothing to watch.
-    mut files: Option<ResMut<SceneFiles>>,
-    server: Option<Res<AssetServer>>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
 ) {
@@ -130,16 +123,14 @@ fn apply_tour_actions(
                 };
                 state.current = i;
                 // Read here rather than through the asset server: the step's
-                // overrides and algorithm apply, and an error is reported at once.
+                // overrides and algorithm apply, and an error is reported at once
+                // (the scene files feature then watches the file for changes).
                 match scene::load(&step.scene, &step.overrides()) {
                     Ok(mut s) => {
                         if let Some(a) = step.algorithm {
                             s.world.settings.algorithm = a;
                         }
                         let path = std::path::absolute(&step.scene).unwrap_or(step.scene.clone());
-                        if let (Some(files), Some(server)) = (files.as_mut(), server.as_ref()) {
-                            files.watch_installed(server, path.clone());
-                        }
                         install.write(InstallScene { scene: Box::new(s), path: Some(path), keep_algorithm: false });
                         lab_actions.write(LabAction::SetPaused(false));
                         state.loaded = Some(i);

@@ -8,9 +8,8 @@ use bevy::time::TimeUpdateStrategy;
 use contact_core::scene::{Overrides, Scene};
 use contact_lab::app::control::ControlPlugin;
 use contact_lab::app::history::HistoryPlugin;
-use contact_lab::app::physics::{
-    self, ConstraintStatus, Coords, Lab, LabBody, LabConstraint, PhysicsPlugin, PointMotion,
-};
+use contact_lab::app::lab::{self, ConstraintStatus, Coords, Lab, LabBody, LabConstraint, LabPlugin, PointMotion};
+use contact_lab::app::physics::PhysicsPlugin;
 use contact_lab::app::timeline::TimelinePlugin;
 
 pub fn scenes_dir() -> PathBuf {
@@ -22,17 +21,18 @@ pub fn scene(file: &str) -> Scene {
     contact_core::scene::load(&scenes_dir().join(file), &Overrides::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The lab's simulation plugins on `MinimalPlugins`, the clock advancing `h` per update.
+/// The lab's shared vocabulary and simulation plugins on `MinimalPlugins`, the clock advancing `h` per update.
 pub fn headless(scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins((
+        LabPlugin,
         PhysicsPlugin,
         ControlPlugin { start_paused: false },
         HistoryPlugin,
         TimelinePlugin,
     ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(scene.dt)));
-    physics::install_scene(app.world_mut(), scene.clone(), None);
+    lab::install_scene(app.world_mut(), scene.clone(), None);
     app
 }
 

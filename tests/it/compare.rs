@@ -7,10 +7,9 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use contact_core::Algorithm;
 use contact_lab::app::compare::{Compare, CompareAction, ComparePlugin};
-use contact_lab::app::control::LabAction;
-use contact_lab::app::drag::{self, Drags, Spring};
+use contact_lab::app::drag;
 use contact_lab::app::inputs::InputsPlugin;
-use contact_lab::app::physics::{self, Lab, PhysicsSet};
+use contact_lab::app::lab::{Drags, Grab, Lab, LabAction, PhysicsSet, Spring};
 use contact_lab::app::timeline::Timeline;
 
 use crate::common::*;
@@ -18,9 +17,8 @@ use crate::common::*;
 fn lab_app(file: &str) -> App {
     let scene = scene(file);
     let mut app = headless(&scene);
-    app.init_resource::<Drags>()
-        .add_plugins((InputsPlugin, ComparePlugin { start: false }))
-        .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Gather).after(physics::gather_bodies));
+    app.add_plugins((InputsPlugin, ComparePlugin { start: false }))
+        .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
     app
 }
 
@@ -44,7 +42,7 @@ fn lanes_step_in_lockstep_and_a_lane_can_be_kept() {
     run_until(&mut app, 600, |app, _| {
         let s = steps(app);
         let mut drags = app.world_mut().resource_mut::<Drags>();
-        drags.grab = (200..400).contains(&s).then_some(drag::Grab::Body(spring));
+        drags.grab = (200..400).contains(&s).then_some(Grab::Body(spring));
         let lab = app.world().resource::<Lab>();
         let c = app.world().resource::<Compare>();
         for l in &c.lanes {

@@ -7,12 +7,9 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use contact_core::Input;
 use contact_core::scene::Scene;
-use contact_lab::app::control::{LabAction, Status};
 use contact_lab::app::cue::{self, CueAim, CueTool, MAX_SHOT_SPEED, shot_velocity};
 use contact_lab::app::inputs::{Inputs, InputsPlugin};
-use contact_lab::app::physics::{InstallScene, Lab};
-use contact_lab::app::render::Interpolation;
-use contact_lab::app::view::{EguiClaims, Pointer, ViewTransform};
+use contact_lab::app::lab::{InstallScene, Lab, LabAction, Pointer, Status};
 
 use crate::common::*;
 
@@ -23,10 +20,6 @@ fn cue_app(scene: &Scene) -> App {
     app.add_plugins(InputsPlugin)
         .init_resource::<ButtonInput<MouseButton>>()
         .init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<Pointer>()
-        .init_resource::<EguiClaims>()
-        .init_resource::<ViewTransform>()
-        .init_resource::<Interpolation>()
         .init_resource::<CueTool>()
         .init_resource::<CueAim>()
         .add_systems(Update, (cue::arm_on_new_scene, cue::aim).chain());

@@ -3,8 +3,8 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_lab::app::drag::{self, Drags, Spring};
-use contact_lab::app::physics::{self, Lab, PhysicsSet};
+use contact_lab::app::drag;
+use contact_lab::app::lab::{Drags, Lab, PhysicsSet, Spring};
 
 use crate::common::*;
 
@@ -12,8 +12,7 @@ use crate::common::*;
 fn a_pinned_spring_lifts_the_particle() {
     let scene = scene("wedge.ron");
     let mut app = headless(&scene);
-    app.init_resource::<Drags>()
-        .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Gather).after(physics::gather_bodies));
+    app.add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
     let target = DVec2::new(0.5, 0.3);
     app.world_mut().resource_mut::<Drags>().pins.push(Spring {
         body: 0,

@@ -5,10 +5,9 @@
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use contact_core::{Algorithm, Input};
-use contact_lab::app::control::LabAction;
-use contact_lab::app::drag::{self, Drags, Spring};
+use contact_lab::app::drag;
 use contact_lab::app::inputs::{Inputs, InputsPlugin};
-use contact_lab::app::physics::{self, Lab, PhysicsSet};
+use contact_lab::app::lab::{Drags, Grab, Lab, LabAction, PhysicsSet, Spring};
 use contact_lab::app::timeline::Timeline;
 
 use crate::common::*;
@@ -21,14 +20,11 @@ fn spring(body: usize, target: DVec2) -> Spring {
 fn a_session_replays_from_its_input_log() {
     let scene = scene("billiard-corner.ron");
     let mut app = headless(&scene);
-    app.init_resource::<Drags>()
-        .add_plugins(InputsPlugin)
-        .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Gather).after(physics::gather_bodies));
+    app.add_plugins(InputsPlugin).add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
     // A spring whose target moves, as under a dragging mouse.
     run_until(&mut app, 200, |app, _| {
         let s = steps(app) as f64;
-        app.world_mut().resource_mut::<Drags>().grab =
-            Some(drag::Grab::Body(spring(0, DVec2::new(0.2 + 1e-3 * s, 0.35))));
+        app.world_mut().resource_mut::<Drags>().grab = Some(Grab::Body(spring(0, DVec2::new(0.2 + 1e-3 * s, 0.35))));
     });
     app.world_mut().resource_mut::<Drags>().grab = None;
     app.world_mut().resource_mut::<Lab>().world.model.bodies[1].force = nalgebra::Vector2::new(0.3, 0.1);

@@ -4,8 +4,8 @@
 
 use bevy::time::TimeUpdateStrategy;
 use contact_core::Algorithm;
-use contact_lab::app::control::LabAction;
-use contact_lab::app::physics::{Lab, PhysicsBudget};
+use contact_lab::app::lab::{Lab, LabAction, Status};
+use contact_lab::app::physics::PhysicsBudget;
 use std::time::Duration;
 
 use crate::common::*;
@@ -165,7 +165,7 @@ fn a_diverging_step_restores_the_last_good_state_and_pauses() {
     let lab = app.world().resource::<Lab>();
     let speed = lab.world.state.qd.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     assert!(speed <= contact_core::world::DIVERGED_SPEED, "the state before the diverged step: {speed}");
-    let status = app.world().resource::<contact_lab::app::control::Status>();
+    let status = app.world().resource::<Status>();
     assert!(status.error && status.text.contains("Diverged") && status.text.contains("use τ ≥ h"), "{}", status.text);
     // Paused: no further step.
     let steps_now = steps(&app);

@@ -11,7 +11,8 @@ use bevy::time::TimeUpdateStrategy;
 use contact_core::scene::Overrides;
 use contact_lab::app::control::ControlPlugin;
 use contact_lab::app::history::HistoryPlugin;
-use contact_lab::app::physics::{self, Lab, PhysicsPlugin};
+use contact_lab::app::lab::{self, Lab, LabPlugin};
+use contact_lab::app::physics::PhysicsPlugin;
 use contact_lab::app::scene::{self as lab_scene, OpenScene, SceneFiles, ScenePlugin};
 use contact_lab::app::timeline::TimelinePlugin;
 
@@ -27,6 +28,7 @@ fn app_with_assets(dir: &Path, first: &Path) -> App {
             ..default()
         })
         .add_plugins((
+            LabPlugin,
             PhysicsPlugin,
             ControlPlugin { start_paused: false },
             HistoryPlugin,
@@ -35,7 +37,7 @@ fn app_with_assets(dir: &Path, first: &Path) -> App {
         ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(1)));
     let scene = contact_core::scene::load(first, &Overrides::default()).unwrap();
-    physics::install_scene(app.world_mut(), scene, Some(first.to_path_buf()));
+    lab::install_scene(app.world_mut(), scene, Some(first.to_path_buf()));
     app
 }
 

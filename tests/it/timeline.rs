@@ -4,9 +4,8 @@
 use std::collections::HashMap;
 
 use contact_core::Algorithm;
-use contact_lab::app::control::LabAction;
 use contact_lab::app::history::History;
-use contact_lab::app::physics::Lab;
+use contact_lab::app::lab::{Lab, LabAction};
 use contact_lab::app::timeline::{SPAN_SECONDS, Timeline};
 
 use crate::common::*;

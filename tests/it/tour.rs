@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use contact_lab::app::physics::Lab;
+use contact_lab::app::lab::Lab;
 use contact_lab::app::tour::{TourAction, TourPlugin, TourState, running_step};
 
 use crate::common::*;

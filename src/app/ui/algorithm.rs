@@ -5,9 +5,9 @@
 use bevy_egui::egui::{self, RichText};
 use contact_core::Algorithm;
 
-use super::toolbar::algorithm_color;
-use super::{PanelData, num};
-use crate::app::control::LabAction;
+use super::data::PanelData;
+use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::{LabAction, num};
 
 pub struct AlgorithmSwitcher<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

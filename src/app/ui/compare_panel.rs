@@ -7,9 +7,9 @@
 use bevy_egui::egui::{self, RichText};
 use contact_core::{Algorithm, World};
 
-use super::PanelData;
-use super::toolbar::algorithm_color;
+use super::data::PanelData;
 use crate::app::compare::CompareAction;
+use crate::app::lab::palette::algorithm_color;
 
 pub struct ComparePanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

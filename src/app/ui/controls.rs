@@ -9,23 +9,11 @@
 use bevy_egui::egui::{self, RichText};
 use contact_core::{ImpulseMode, Integrator};
 
-use super::PanelData;
+use super::data::{PanelData, Pending, Setting};
+use crate::app::lab::{is_dynamic, palette};
 
 pub struct Controls<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
-}
-
-/// A value of `h` or `τ` held back until confirmed, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Pending {
-    pub setting: Setting,
-    pub warnings: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Setting {
-    H(f64),
-    Tau(f64),
 }
 
 impl Controls<'_, '_, '_> {
@@ -77,7 +65,7 @@ impl Controls<'_, '_, '_> {
 
     /// The held-back value and its warnings, or the warnings of the settings in effect.
     fn stability(&mut self, ui: &mut egui::Ui) {
-        let amber = crate::app::palette::egui(crate::app::palette::WARN);
+        let amber = palette::egui(palette::WARN);
         if let Some(p) = self.data.state.pending.clone() {
             let what = match p.setting {
                 Setting::H(h) => format!("h = {:.2} ms", h * 1e3),
@@ -237,15 +225,15 @@ impl Controls<'_, '_, '_> {
             ui.checkbox(&mut d.labels, "labels");
         });
         let Some(lab) = self.data.lab.as_deref() else { return };
-        let dynamic: Vec<usize> =
-            (0..lab.body_names.len()).filter(|&i| crate::app::physics::is_dynamic(&lab.world, i)).collect();
+        let dynamic: Vec<usize> = (0..lab.body_names.len()).filter(|&i| is_dynamic(&lab.world, i)).collect();
         ui.horizontal(|ui| {
             ui.label("view follows");
-            let shown = d.follow.and_then(|b| lab.body_names.get(b)).map(String::as_str).unwrap_or("nothing");
+            let follow = &mut self.data.view.follow;
+            let shown = follow.and_then(|b| lab.body_names.get(b)).map(String::as_str).unwrap_or("nothing");
             egui::ComboBox::from_id_salt("follow").selected_text(shown).show_ui(ui, |ui| {
-                ui.selectable_value(&mut d.follow, None, "nothing");
+                ui.selectable_value(follow, None, "nothing");
                 for &i in dynamic.iter().take(40) {
-                    ui.selectable_value(&mut d.follow, Some(i), &lab.body_names[i]);
+                    ui.selectable_value(follow, Some(i), &lab.body_names[i]);
                 }
             });
         });

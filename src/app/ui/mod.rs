@@ -17,7 +17,9 @@
 pub mod algorithm;
 pub mod compare_panel;
 pub mod controls;
+pub mod data;
 pub mod overlay;
+pub mod plots;
 pub mod presenter;
 pub mod scene_panel;
 pub mod table;
@@ -26,59 +28,15 @@ pub mod toolbar;
 pub mod tour_panel;
 pub mod trace;
 
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::compare::{Compare, CompareAction};
-use super::control::{LabAction, Status};
-use super::drag::Drags;
-use super::history::History;
-use super::palette;
-use super::physics::{ConstraintStatus, Lab, LabBody, LabConstraint, PhysicsBudget, PointMotion, StepSettings};
-use super::plots::{PlotsPanel, PlotsState};
-use super::render::{DrawOptions, Highlight, Interpolation, SceneLook};
-use super::scene::{OpenScene, SceneFiles};
-use super::timeline::{EventLog, Timeline};
-use super::tour::{TourAction, TourState};
-use super::view::{EguiClaims, ViewTransform};
-
-/// What the panels remember between frames.
-#[derive(Resource, Default)]
-pub struct UiState {
-    pub table: table::TableState,
-    pub plots: PlotsState,
-    pub trace_tab: trace::Tab,
-    pub open_path: String,
-    pub styled: bool,
-    /// Measured simulated seconds per real second.
-    pub rate: RateMeter,
-    /// A value of `h` or `τ` waiting for "Apply anyway".
-    pub pending: Option<controls::Pending>,
-    /// Presenter mode ([`presenter`]): F5, `--present`.
-    pub present: bool,
-}
-
-/// Simulated time per real second, smoothed.
-#[derive(Default, Clone, Copy, Debug)]
-pub struct RateMeter {
-    last: Option<(f64, f64)>,
-    pub value: f64,
-}
-
-impl RateMeter {
-    fn update(&mut self, real: f64, sim: f64) {
-        match self.last {
-            Some((r0, s0)) if real - r0 >= 0.5 => {
-                let v = (sim - s0) / (real - r0);
-                self.value = if v.is_finite() && v >= 0.0 { v } else { 0.0 };
-                self.last = Some((real, sim));
-            }
-            None => self.last = Some((real, sim)),
-            _ => {}
-        }
-    }
-}
+use super::compare::CompareAction;
+use super::lab::{ConstraintState, InputClaims, LabAction, Status, palette};
+use super::scene::OpenScene;
+use super::tour::TourAction;
+pub use data::{PanelData, UiState};
+use plots::PlotsPanel;
 
 pub struct UiPlugin {
     /// Start in presenter mode.
@@ -89,32 +47,6 @@ impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(UiState { present: self.present, ..default() }).add_systems(EguiPrimaryContextPass, layout);
     }
-}
-
-/// Everything the panels read or change.
-#[derive(SystemParam)]
-pub struct PanelData<'w, 's> {
-    pub lab: Option<ResMut<'w, Lab>>,
-    pub settings: ResMut<'w, StepSettings>,
-    pub history: ResMut<'w, History>,
-    pub timeline: Res<'w, Timeline>,
-    pub events: Res<'w, EventLog>,
-    pub files: ResMut<'w, SceneFiles>,
-    pub drags: ResMut<'w, Drags>,
-    pub draw: ResMut<'w, DrawOptions>,
-    pub highlight: ResMut<'w, Highlight>,
-    pub status: Res<'w, Status>,
-    pub budget: Res<'w, PhysicsBudget>,
-    pub tour: Res<'w, TourState>,
-    pub look: Res<'w, SceneLook>,
-    pub interp: Res<'w, Interpolation>,
-    pub state: ResMut<'w, UiState>,
-    pub compare: ResMut<'w, Compare>,
-    pub cue: Option<ResMut<'w, super::cue::CueTool>>,
-    pub virt: Res<'w, Time<Virtual>>,
-    pub real: Res<'w, Time<Real>>,
-    pub constraints: Query<'w, 's, (&'static LabConstraint, &'static ConstraintStatus)>,
-    pub bodies: Query<'w, 's, (&'static LabBody, &'static PointMotion)>,
 }
 
 /// DejaVu has the paper's symbols (∪, ⁺, q̈, →, ≤) that egui's default fonts lack.
@@ -150,8 +82,7 @@ fn style(ctx: &egui::Context) {
 fn layout(
     mut contexts: EguiContexts,
     mut data: PanelData,
-    mut view: ResMut<ViewTransform>,
-    mut claims: ResMut<EguiClaims>,
+    mut claims: ResMut<InputClaims>,
     mut actions: MessageWriter<LabAction>,
     mut open: MessageWriter<OpenScene>,
     mut tour_actions: MessageWriter<TourAction>,
@@ -269,11 +200,11 @@ fn layout(
     let rest = root.available_rect_before_wrap();
     // The view is in logical pixels, egui in points (`zoom` of them per pixel in presenter mode).
     let rect = Rect::new(rest.min.x * zoom, rest.min.y * zoom, rest.max.x * zoom, rest.max.y * zoom);
-    if view.rect != rect || !view.rect_known {
-        view.rect = rect;
-        view.rect_known = true;
+    if data.view.rect != rect || !data.view.rect_known {
+        data.view.set_rect(rect);
     }
-    overlay::Overlay { data: &mut data, view: &view.in_points(zoom), rect: rest }.paint(&ctx);
+    let in_points = data.view.in_points(zoom);
+    overlay::Overlay { data: &mut data, view: &in_points, rect: rest }.paint(&ctx);
     tour_panel::TourPanel { data: &mut data, actions: &mut tour_out, world: rest }.show(&ctx);
     compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
@@ -304,7 +235,7 @@ fn layout(
 fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
     let fresh = now - status.at < 8.0;
     let color = if status.error {
-        palette::egui(palette::state_rgb(super::physics::ConstraintState::Violated))
+        palette::egui(palette::state_rgb(ConstraintState::Violated))
     } else if fresh {
         egui::Color32::from_gray(225)
     } else {
@@ -332,26 +263,4 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
             ui.add(egui::Label::new(egui::RichText::new(&status.text).color(color)).truncate());
         });
     });
-}
-
-/// A small coloured square and a label, for legends.
-pub fn swatch(ui: &mut egui::Ui, rgb: [u8; 3], text: &str) {
-    ui.horizontal(|ui| {
-        let (r, _) = ui.allocate_exact_size(egui::vec2(11.0, 11.0), egui::Sense::hover());
-        ui.painter().rect_filled(r, 2.0, palette::egui(rgb));
-        ui.label(egui::RichText::new(text).small());
-    });
-}
-
-/// A number in a fixed, readable format (scientific when tiny or huge).
-pub fn num(v: f64) -> String {
-    if v == 0.0 {
-        "0".into()
-    } else if !v.is_finite() {
-        format!("{v}")
-    } else if v.abs() < 1e-3 || v.abs() >= 1e5 {
-        format!("{v:.3e}")
-    } else {
-        format!("{v:.4}")
-    }
 }

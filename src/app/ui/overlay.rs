@@ -6,12 +6,10 @@ use bevy::math::DVec2;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
 use contact_core::Geometry;
 
-use super::{PanelData, num};
-use crate::app::geometry;
-use crate::app::palette;
-use crate::app::physics::{ConstraintState, ConstraintStatus};
-use crate::app::render::grid_step;
-use crate::app::view::ViewTransform;
+use super::data::PanelData;
+use crate::app::lab::gizmo::grid_step;
+use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, geometry, num, palette};
 
 pub struct Overlay<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
@@ -181,6 +179,10 @@ impl Overlay<'_, '_, '_> {
             );
         }
 
+        // Where each body is as this overlay sees it (the visual check reads it).
+        let covered_at = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
+        self.data.on_screen.covered = (0..nb).map(|i| covered_at(scr(at[i]))).collect();
+        self.data.on_screen.marker = vec![false; nb];
         // Bodies out of the view: a marker on the edge pointing at them.
         if nb <= 12 {
             let inner = self.rect.shrink(14.0);
@@ -192,6 +194,7 @@ impl Overlay<'_, '_, '_> {
                 if self.rect.contains(s) {
                     continue;
                 }
+                self.data.on_screen.marker[i] = true;
                 let e = inner.clamp(s);
                 let dir = (s - e).normalized();
                 let c = palette::egui(palette::body_rgb(i));
@@ -356,7 +359,7 @@ impl Overlay<'_, '_, '_> {
                 Align2::LEFT_TOP,
                 &format!("{} · t = {:.4} s{paused}", a.label(), lab.time()),
                 16.0,
-                super::toolbar::algorithm_color(a),
+                algorithm_color(a),
             );
         }
         let look = &self.data.look;

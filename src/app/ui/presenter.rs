@@ -6,8 +6,8 @@
 
 use bevy_egui::egui::{self, RichText};
 
-use super::PanelData;
-use super::toolbar::algorithm_color;
+use super::data::PanelData;
+use crate::app::lab::palette::algorithm_color;
 
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;

@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 use bevy_egui::egui::{self, RichText};
 
-use super::PanelData;
-use crate::app::palette;
-use crate::app::physics::ConstraintState;
+use super::data::PanelData;
+use crate::app::lab::{ConstraintState, palette};
 
 pub struct ScenePanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

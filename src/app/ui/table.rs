@@ -4,29 +4,8 @@
 
 use bevy_egui::egui::{self, RichText};
 
-use super::{PanelData, num};
-use crate::app::palette;
-use crate::app::physics::{ConstraintState, ConstraintStatus, geometry_label};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Column {
-    #[default]
-    Index,
-    Name,
-    Kind,
-    G,
-    Tendency,
-    Lambda,
-    State,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct TableState {
-    pub sort: Column,
-    pub descending: bool,
-    /// Show only touching or handled rows.
-    pub touching_only: Option<bool>,
-}
+use super::data::{Column, PanelData};
+use crate::app::lab::{ConstraintState, ConstraintStatus, geometry_label, num, palette};
 
 pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

@@ -5,9 +5,10 @@
 
 use bevy_egui::egui::{self, RichText};
 
-use super::PanelData;
+use super::data::PanelData;
 use crate::app::compare::CompareAction;
-use crate::app::control::LabAction;
+use crate::app::lab::LabAction;
+use crate::app::lab::palette::algorithm_color;
 use crate::app::timeline::SPAN_SECONDS;
 
 pub struct TimelineBar<'a, 'w, 's> {
@@ -50,7 +51,7 @@ impl TimelineBar<'_, '_, '_> {
             .on_hover_text(format!("the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
             ui.menu_button("Run from here with ▾", |ui| {
                 for a in contact_core::Algorithm::ALL {
-                    let text = RichText::new(a.label()).color(super::toolbar::algorithm_color(a));
+                    let text = RichText::new(a.label()).color(algorithm_color(a));
                     if ui.button(text).on_hover_text("a compare-mode lane from the state shown").clicked() {
                         self.compare.push(CompareAction::Branch(a));
                         ui.close();

@@ -1,128 +1,156 @@
 //! The toolbar: scene, play/pause/step/reset, speed, time and the algorithm at a glance.
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::Algorithm;
 
-use super::PanelData;
-use crate::app::control::LabAction;
+use super::data::PanelData;
+use crate::app::compare::CompareAction;
+use crate::app::lab::LabAction;
+use crate::app::lab::palette::{self, algorithm_color};
+use crate::app::tour::TourAction;
 
 pub struct Toolbar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<LabAction>,
-    pub tour: &'a mut Vec<crate::app::tour::TourAction>,
-    pub compare: &'a mut Vec<crate::app::compare::CompareAction>,
+    pub tour: &'a mut Vec<TourAction>,
+    pub compare: &'a mut Vec<CompareAction>,
 }
 
 impl Toolbar<'_, '_, '_> {
+    /// Two groups: the run (scene, transport, speed, time) from the left, the
+    /// modes (algorithm, fit, compare, cue, tour, screenshot) from the right.
+    /// When both do not fit on one row (a narrow window, presenter mode's
+    /// larger text), the right group takes a second row; the left one wraps.
+    /// Nothing is ever drawn over something else.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        let paused = self.data.virt.is_paused();
-        ui.horizontal(|ui| {
-            ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
-            if let Some(lab) = &self.data.lab {
-                ui.label(RichText::new(&lab.scene.name).size(16.0).strong());
+        let id = ui.id().with("toolbar-right-width");
+        let right_width: f32 = ui.ctx().data(|d| d.get_temp(id)).unwrap_or(0.0);
+        let full = ui.available_width();
+        let spacing = ui.spacing().item_spacing.x;
+        let mut one_row = false;
+        ui.horizontal_wrapped(|ui| {
+            self.left(ui);
+            let left_width = ui.min_rect().width();
+            if ui.min_rect().height() < 40.0 && left_width + right_width + 3.0 * spacing <= full {
+                one_row = true;
+                let used = self.right_group(ui);
+                ui.ctx().data_mut(|d| d.insert_temp(id, used));
             }
+        });
+        if !one_row {
+            ui.horizontal(|ui| {
+                let used = self.right_group(ui);
+                ui.ctx().data_mut(|d| d.insert_temp(id, used));
+            });
+        }
+    }
+
+    /// The right group laid out from the right edge; returns its width.
+    fn right_group(&mut self, ui: &mut egui::Ui) -> f32 {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            self.right(ui);
+            ui.min_rect().width()
+        })
+        .inner
+    }
+
+    fn left(&mut self, ui: &mut egui::Ui) {
+        let paused = self.data.virt.is_paused();
+        ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
+        if let Some(lab) = &self.data.lab {
+            ui.label(RichText::new(&lab.scene.name).size(16.0).strong());
+        }
+        ui.separator();
+        let play = if paused { "▶ Play" } else { "⏸ Pause" };
+        if ui
+            .add(egui::Button::new(RichText::new(play).strong()).min_size(egui::vec2(84.0, 0.0)))
+            .on_hover_text("Space")
+            .clicked()
+        {
+            self.actions.push(LabAction::TogglePause);
+        }
+        if ui.button("⏮ Back").on_hover_text("← : restore the previous stored step").clicked() {
+            self.actions.push(LabAction::StepBack);
+        }
+        if ui.button("Step ⏭").on_hover_text("→ : one step of h, then pause").clicked() {
+            self.actions.push(LabAction::StepOnce);
+        }
+        if ui.button("⟲ Reset").on_hover_text("R : back to the scene's start (settings kept)").clicked() {
+            self.actions.push(LabAction::Reset);
+        }
+        // Presenter mode: no speed controls (a cleaner bar at 1.5× size).
+        if !self.data.state.present {
             ui.separator();
-            let play = if paused { "▶ Play" } else { "⏸ Pause" };
+            ui.label("speed");
+            let mut speed = self.data.settings.speed;
+            let r = ui.add(
+                egui::Slider::new(&mut speed, 0.01..=4.0)
+                    .logarithmic(true)
+                    .custom_formatter(|v, _| format!("{v:.2}×"))
+                    .clamping(egui::SliderClamping::Always),
+            );
+            if r.changed() {
+                self.data.settings.speed = speed;
+            }
+            for s in [0.1, 1.0] {
+                if ui.small_button(format!("{s}×")).clicked() {
+                    self.data.settings.speed = s;
+                }
+            }
+        }
+        ui.separator();
+        if let Some(lab) = &self.data.lab {
+            let t = lab.time();
+            ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
+            ui.label(
+                RichText::new(format!("step {}", lab.world.steps)).monospace().color(egui::Color32::from_gray(170)),
+            );
+            let behind = self.data.budget.behind();
+            let color = if behind { palette::egui(palette::WARN) } else { egui::Color32::from_gray(150) };
+            if !self.data.state.present {
+                ui.label(RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color))
+                    .on_hover_text("simulated seconds per wall-clock second, over the last half second");
+            }
+        }
+    }
+
+    fn right(&mut self, ui: &mut egui::Ui) {
+        let paused = self.data.virt.is_paused();
+        if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
+            self.actions.push(LabAction::Screenshot);
+        }
+        let tour = if self.data.tour.open { "🎓 Tour ✓" } else { "🎓 Tour" };
+        if ui.button(tour).on_hover_text("T: the guided tour of the paper, step by step").clicked() {
+            self.tour.push(TourAction::Toggle);
+        }
+        if let Some(cue) = self.data.cue.as_deref_mut() {
+            let armed = cue.armed;
+            let button = egui::Button::new("🎱 Cue").selected(armed);
             if ui
-                .add(egui::Button::new(RichText::new(play).strong()).min_size(egui::vec2(84.0, 0.0)))
-                .on_hover_text("Space")
+                .add(button)
+                .on_hover_text("K: drag back from a ball to aim, release to shoot (or Shift+drag)")
                 .clicked()
             {
-                self.actions.push(LabAction::TogglePause);
+                cue.armed = !armed;
             }
-            if ui.button("⏮ Back").on_hover_text("← : restore the previous stored step").clicked() {
-                self.actions.push(LabAction::StepBack);
+        }
+        let on = self.data.compare.on;
+        let compare = egui::Button::new("⇶ Compare").selected(on);
+        if ui
+            .add(compare)
+            .on_hover_text("C: fork the state shown into one lane per algorithm and watch them part")
+            .clicked()
+        {
+            self.compare.push(CompareAction::Toggle);
+        }
+        if ui.button("Fit view").on_hover_text("F").clicked() {
+            self.actions.push(LabAction::FitView);
+        }
+        if let Some(lab) = &self.data.lab {
+            let a = lab.world.settings.algorithm;
+            ui.label(RichText::new(a.label()).strong().color(algorithm_color(a)).size(16.0));
+            if paused {
+                ui.label(RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40)));
             }
-            if ui.button("Step ⏭").on_hover_text("→ : one step of h, then pause").clicked() {
-                self.actions.push(LabAction::StepOnce);
-            }
-            if ui.button("⟲ Reset").on_hover_text("R : back to the scene's start (settings kept)").clicked() {
-                self.actions.push(LabAction::Reset);
-            }
-            // Presenter mode: no speed controls (a cleaner bar at 1.5× size).
-            if !self.data.state.present {
-                ui.separator();
-                ui.label("speed");
-                let mut speed = self.data.settings.speed;
-                let r = ui.add(
-                    egui::Slider::new(&mut speed, 0.01..=4.0)
-                        .logarithmic(true)
-                        .custom_formatter(|v, _| format!("{v:.2}×"))
-                        .clamping(egui::SliderClamping::Always),
-                );
-                if r.changed() {
-                    self.data.settings.speed = speed;
-                }
-                for s in [0.1, 1.0] {
-                    if ui.small_button(format!("{s}×")).clicked() {
-                        self.data.settings.speed = s;
-                    }
-                }
-            }
-            ui.separator();
-            if let Some(lab) = &self.data.lab {
-                let t = lab.time();
-                ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
-                ui.label(
-                    RichText::new(format!("step {}", lab.world.steps)).monospace().color(egui::Color32::from_gray(170)),
-                );
-                let behind = self.data.budget.behind();
-                let color = if behind {
-                    crate::app::palette::egui(crate::app::palette::WARN)
-                } else {
-                    egui::Color32::from_gray(150)
-                };
-                if !self.data.state.present {
-                    ui.label(
-                        RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color),
-                    )
-                    .on_hover_text("simulated seconds per wall-clock second, over the last half second");
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
-                    self.actions.push(LabAction::Screenshot);
-                }
-                let tour = if self.data.tour.open { "🎓 Tour ✓" } else { "🎓 Tour" };
-                if ui.button(tour).on_hover_text("T: the guided tour of the paper, step by step").clicked() {
-                    self.tour.push(crate::app::tour::TourAction::Toggle);
-                }
-                if let Some(cue) = self.data.cue.as_deref_mut() {
-                    let armed = cue.armed;
-                    let button = egui::Button::new("🎱 Cue").selected(armed);
-                    if ui
-                        .add(button)
-                        .on_hover_text("K: drag back from a ball to aim, release to shoot (or Shift+drag)")
-                        .clicked()
-                    {
-                        cue.armed = !armed;
-                    }
-                }
-                let on = self.data.compare.on;
-                let compare = egui::Button::new("⇶ Compare").selected(on);
-                if ui
-                    .add(compare)
-                    .on_hover_text("C: fork the state shown into one lane per algorithm and watch them part")
-                    .clicked()
-                {
-                    self.compare.push(crate::app::compare::CompareAction::Toggle);
-                }
-                if ui.button("Fit view").on_hover_text("F").clicked() {
-                    self.actions.push(LabAction::FitView);
-                }
-                if let Some(lab) = &self.data.lab {
-                    let a = lab.world.settings.algorithm;
-                    ui.label(RichText::new(a.label()).strong().color(algorithm_color(a)).size(16.0));
-                    if paused {
-                        ui.label(RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40)));
-                    }
-                }
-            });
-        });
+        }
     }
-}
-
-/// A colour per algorithm ([`crate::app::palette::algorithm`]).
-pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
-    crate::app::palette::egui(crate::app::palette::algorithm(a))
 }

@@ -4,9 +4,9 @@
 
 use bevy_egui::egui::{self, RichText};
 
-use super::PanelData;
-use super::toolbar::algorithm_color;
-use crate::app::palette;
+use super::data::PanelData;
+use crate::app::lab::ConstraintState;
+use crate::app::lab::palette::{self, algorithm_color};
 use crate::app::tour::{TourAction, running_step};
 
 pub struct TourPanel<'a, 'w, 's> {
@@ -41,11 +41,7 @@ impl TourPanel<'_, '_, '_> {
         let Some(tour) = &state.tour else {
             ui.label(RichText::new("The tour file could not be read:").strong());
             let e = state.error.clone().unwrap_or_else(|| format!("{}: not read yet", state.path.display()));
-            ui.label(
-                RichText::new(e)
-                    .monospace()
-                    .color(palette::egui(palette::state_rgb(crate::app::physics::ConstraintState::Violated))),
-            );
+            ui.label(RichText::new(e).monospace().color(palette::egui(palette::state_rgb(ConstraintState::Violated))));
             if ui.button("Read it again").clicked() {
                 self.actions.push(TourAction::Reload);
             }

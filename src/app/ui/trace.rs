@@ -3,14 +3,8 @@
 
 use bevy_egui::egui::{self, RichText};
 
-use super::{PanelData, num};
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Tab {
-    #[default]
-    Trace,
-    Events,
-}
+use super::data::{PanelData, Tab};
+use crate::app::lab::num;
 
 pub struct TracePanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

@@ -3,7 +3,7 @@
 use bevy::prelude::Color;
 use bevy_egui::egui::Color32;
 
-use super::physics::ConstraintState;
+use super::components::ConstraintState;
 
 /// sRGB bytes of a constraint state.
 pub fn state_rgb(s: ConstraintState) -> [u8; 3] {
@@ -67,4 +67,9 @@ pub fn algorithm(a: contact_core::Algorithm) -> [u8; 3] {
         contact_core::Algorithm::Right => [90, 200, 130],
         contact_core::Algorithm::Exact => [110, 170, 255],
     }
+}
+
+/// The algorithm's colour for egui text ([`algorithm`]).
+pub fn algorithm_color(a: contact_core::Algorithm) -> Color32 {
+    egui(algorithm(a))
 }

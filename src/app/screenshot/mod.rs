@@ -3,7 +3,12 @@
 //! `--pause-at T` pauses when the simulated time reaches T (exactly: the fixed
 //! loop stops there), and a scripted screenshot then waits for it, so a picture
 //! shows the same instant however fast the machine draws
-//! (`scripts/screenshots` makes the README's pictures this way).
+//! (`scripts/screenshots` makes the README's pictures this way);
+//! `--check-view` checks the scripted screenshot against the view's mapping
+//! ([`view_check`]) and quits with an error when a body is not where it
+//! should be.
+
+pub mod view_check;
 
 use std::path::PathBuf;
 
@@ -11,7 +16,7 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::control::Status;
+use super::lab::{Lab, OnScreen, PhysicsSet, Status, ViewTransform};
 
 /// Screenshots asked for: `None` picks a fresh name in the current directory.
 #[derive(Resource, Clone, Debug, Default)]
@@ -34,6 +39,10 @@ pub struct Script {
     pub pause_at: Option<f64>,
     /// `pause_at` was reached.
     pub reached: bool,
+    /// Check the scripted screenshot against the view's mapping (`--check-view`).
+    pub check_view: bool,
+    /// The check failed: quit with an error.
+    pub failed: bool,
 }
 
 pub struct ScreenshotPlugin {
@@ -51,7 +60,7 @@ impl Plugin for ScreenshotPlugin {
         app.init_resource::<ScreenshotRequests>()
             .insert_resource(self.script.clone())
             .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain())
-            .add_systems(FixedUpdate, pause_at_time.after(super::physics::PhysicsSet::Record));
+            .add_systems(FixedUpdate, pause_at_time.after(PhysicsSet::Record));
         if let Some(p) = &self.dump_state {
             app.insert_resource(DumpState(p.clone()));
         }
@@ -62,7 +71,7 @@ impl Plugin for ScreenshotPlugin {
 /// the rest of the frame's fixed steps.
 fn pause_at_time(
     mut script: ResMut<Script>,
-    lab: Option<Res<super::physics::Lab>>,
+    lab: Option<Res<Lab>>,
     mut virt: ResMut<Time<Virtual>>,
     mut fixed: ResMut<Time<Fixed>>,
 ) {
@@ -82,7 +91,7 @@ fn run_script(mut script: ResMut<Script>, mut requests: ResMut<ScreenshotRequest
     }
     script.frame += 1;
     if script.done {
-        exit.write(AppExit::Success);
+        exit.write(if script.failed { AppExit::error() } else { AppExit::Success });
         return;
     }
     let Some(frames) = script.frames else { return };
@@ -103,6 +112,7 @@ fn run_script(mut script: ResMut<Script>, mut requests: ResMut<ScreenshotRequest
 fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotRequests>, script: Res<Script>) {
     for req in requests.pending.drain(..) {
         let scripted = req.is_some() && script.requested && req == script.screenshot;
+        let check = scripted && script.check_view;
         let path = req.unwrap_or_else(fresh_name);
         let path = std::path::absolute(&path).unwrap_or(path);
         let mut save = save_to_disk(path.clone());
@@ -110,7 +120,15 @@ fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotReque
             move |captured: On<ScreenshotCaptured>,
                   mut status: ResMut<Status>,
                   real: Res<Time<Real>>,
-                  mut script: ResMut<Script>| {
+                  mut script: ResMut<Script>,
+                  lab: Option<Res<Lab>>,
+                  view: Res<ViewTransform>,
+                  on_screen: Res<OnScreen>| {
+                if check {
+                    if let (Some(lab), Ok(img)) = (lab, captured.image.clone().try_into_dynamic()) {
+                        script.failed |= !check_view(&img.to_rgb8(), &lab, &view, &on_screen);
+                    }
+                }
                 save(captured);
                 status.say(real.elapsed_secs_f64(), format!("Screenshot saved to {}", path.display()));
                 if scripted {
@@ -119,6 +137,29 @@ fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotReque
             },
         );
     }
+}
+
+/// Runs the visual check and logs what it saw; false when it failed.
+fn check_view(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: &OnScreen) -> bool {
+    let (seen, failures) = view_check::check(img, lab, view, on_screen);
+    for s in &seen {
+        info!(
+            "view-check: {} at ({:.0}, {:.0}) px, {}{}{}, colour {:.0} %",
+            s.name,
+            s.at.x,
+            s.at.y,
+            if s.in_view { "in view" } else { "off view" },
+            if s.covered { ", under a window" } else { "" },
+            if s.marker { ", edge marker" } else { "" },
+            s.match_share * 100.0
+        );
+    }
+    for f in &failures {
+        error!("view-check: FAIL {f}");
+    }
+    let in_view = seen.iter().filter(|s| s.in_view).count();
+    info!("view-check: {} bodies, {in_view} in view, {} failures", seen.len(), failures.len());
+    failures.is_empty()
 }
 
 /// `contact-lab-YYYYmmdd-HHMMSS.png`-like name from the Unix time (no date crate needed).
@@ -132,7 +173,7 @@ fn fresh_name() -> PathBuf {
 fn dump_on_exit(
     mut exits: MessageReader<AppExit>,
     dump: Option<Res<DumpState>>,
-    lab: Option<Res<super::physics::Lab>>,
+    lab: Option<Res<Lab>>,
     real: Res<Time<Real>>,
     mut last: Local<f64>,
 ) {

@@ -9,40 +9,13 @@
 use bevy_egui::egui::{self, RichText};
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, VLine};
 
-use crate::app::history::{self, History};
-use crate::app::physics::Lab;
+use super::data::{PlotsState, Window};
+use crate::app::compare::Compare;
+use crate::app::history::History;
+use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::series::pretty;
+use crate::app::lab::{Lab, num};
 use crate::app::timeline::Timeline;
-use crate::app::ui::toolbar::algorithm_color;
-
-/// How much time the plots show when following the present.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Window {
-    Seconds(f64),
-    All,
-}
-
-#[derive(Clone, Debug)]
-pub struct PlotsState {
-    pub window: Window,
-    /// Follow the present (off once the user pans or zooms).
-    pub follow: bool,
-    /// Constraints whose `g` and `λ` are plotted (chosen in the table).
-    pub selected: Vec<String>,
-    pub show_extras: bool,
-    pub last_export: Option<String>,
-}
-
-impl Default for PlotsState {
-    fn default() -> Self {
-        PlotsState {
-            window: Window::Seconds(2.0),
-            follow: true,
-            selected: vec![],
-            show_extras: true,
-            last_export: None,
-        }
-    }
-}
 
 /// One plot: a title and its series names.
 struct Spec {
@@ -56,7 +29,7 @@ pub struct PlotsPanel<'a> {
     pub state: &'a mut PlotsState,
     pub timeline: &'a Timeline,
     /// Compare mode's lanes, overlaid as dashed lines in their algorithm's colour.
-    pub compare: &'a mut crate::app::compare::Compare,
+    pub compare: &'a mut Compare,
     /// Presenter mode: the scene's first plot only.
     pub only_first: bool,
 }
@@ -160,14 +133,14 @@ impl PlotsPanel<'_> {
                     .allow_scroll(false)
                     .x_axis_label(if i + 1 == specs.len() { "t [s]" } else { "" })
                     .y_axis_min_width(64.0)
-                    .y_axis_formatter(|mark, _| crate::app::ui::num(mark.value))
+                    .y_axis_formatter(|mark, _| num(mark.value))
                     .label_formatter(|hover| {
                         Some(match hover {
                             egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
-                                format!("{plot_name}\nt = {:.5} s\n{}", position.x, crate::app::ui::num(position.y))
+                                format!("{plot_name}\nt = {:.5} s\n{}", position.x, num(position.y))
                             }
                             egui_plot::HoverPosition::Elsewhere { position } => {
-                                format!("t = {:.5} s\n{}", position.x, crate::app::ui::num(position.y))
+                                format!("t = {:.5} s\n{}", position.x, num(position.y))
                             }
                         })
                     })
@@ -186,14 +159,12 @@ impl PlotsPanel<'_> {
                             }
                             if !compare.on {
                                 plot_ui.line(
-                                    Line::new(history::pretty(world, name), pts)
-                                        .color(COLORS[j % COLORS.len()])
-                                        .width(1.6),
+                                    Line::new(pretty(world, name), pts).color(COLORS[j % COLORS.len()]).width(1.6),
                                 );
                                 continue;
                             }
                             // Compare mode: a colour per algorithm, the main run solid, lanes dashed.
-                            let title = format!("{} · {}", history::pretty(world, name), main.label());
+                            let title = format!("{} · {}", pretty(world, name), main.label());
                             plot_ui.line(Line::new(title, pts).color(algorithm_color(main)).width(1.8));
                             for l in &compare.lanes {
                                 let Some(lane_pts) = l.series.get(name) else { continue };
@@ -203,7 +174,7 @@ impl PlotsPanel<'_> {
                                     y_hi = y_hi.max(p.y);
                                 }
                                 let a = l.lane.algorithm();
-                                let title = format!("{} · {}", history::pretty(world, name), a.label());
+                                let title = format!("{} · {}", pretty(world, name), a.label());
                                 plot_ui.line(
                                     Line::new(title, pts)
                                         .color(algorithm_color(a))

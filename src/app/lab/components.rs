@@ -1,0 +1,124 @@
+//! The entity components: one entity per body with its generalized coordinates,
+//! one per constraint with where it stands after the last step.
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use contact_core::World;
+
+/// A body of the model: `index` into `model.bodies`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabBody {
+    pub index: usize,
+}
+
+/// The generalized coordinates of one body and their velocities (0, 1 or 2 of
+/// them: fixed, bead `u`, particle `(x, y)`), at the last step boundary.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Coords {
+    pub q: [f64; 2],
+    pub qd: [f64; 2],
+    /// Number of coordinates used.
+    pub n: usize,
+}
+
+impl Coords {
+    pub fn q(&self) -> &[f64] {
+        &self.q[..self.n]
+    }
+    pub fn qd(&self) -> &[f64] {
+        &self.qd[..self.n]
+    }
+}
+
+/// Body `b`'s coordinates in the core's state.
+pub fn coords_of(world: &World, b: usize) -> Coords {
+    let body = &world.model.bodies[b];
+    let n = body.dofs();
+    let mut c = Coords { n, ..default() };
+    for i in 0..n {
+        c.q[i] = world.state.q[body.offset + i];
+        c.qd[i] = world.state.qd[body.offset + i];
+    }
+    c
+}
+
+/// The body's point at the last two step boundaries, for interpolation.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointMotion {
+    pub previous: DVec2,
+    pub current: DVec2,
+    pub velocity: DVec2,
+}
+
+impl PointMotion {
+    /// The point a fraction `alpha ∈ [0, 1]` of the way from the previous step to the current.
+    pub fn at(&self, alpha: f64) -> DVec2 {
+        self.previous.lerp(self.current, alpha)
+    }
+}
+
+/// A constraint of the model: `index` into `model.constraints`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabConstraint {
+    pub index: usize,
+}
+
+/// Where a constraint stands after the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConstraintState {
+    /// `g > tol`: not touching.
+    #[default]
+    Inactive,
+    /// Touching (`g ≤ tol`) but not in `E ∪ F⁺`.
+    ActiveNotHandled,
+    /// In `E ∪ F⁺` for the last solve.
+    Handled,
+    /// `g < −tol`, and not handled: the body is through the wall.
+    Violated,
+}
+
+impl ConstraintState {
+    pub fn label(self) -> &'static str {
+        match self {
+            ConstraintState::Inactive => "inactive",
+            ConstraintState::ActiveNotHandled => "active, not handled",
+            ConstraintState::Handled => "handled",
+            ConstraintState::Violated => "violated",
+        }
+    }
+
+    /// Handled (in E ∪ F⁺), else violated, active (|g| ≤ tol) or inactive.
+    pub fn of(g: f64, handled: bool, tol: f64) -> ConstraintState {
+        if handled {
+            ConstraintState::Handled
+        } else if g < -tol {
+            ConstraintState::Violated
+        } else if g <= tol {
+            ConstraintState::ActiveNotHandled
+        } else {
+            ConstraintState::Inactive
+        }
+    }
+}
+
+/// `g_k`, `J_k q̈ − d_k`, `λ_k` and the state of a constraint after the last step.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct ConstraintStatus {
+    pub g: f64,
+    pub tendency: f64,
+    pub lambda: f64,
+    pub handled: bool,
+    pub state: ConstraintState,
+}
+
+impl ConstraintStatus {
+    /// Before any step: equalities are handled, inequalities by their `g`.
+    pub fn initial(g: f64, inequality: bool, tol: f64) -> ConstraintStatus {
+        let handled = !inequality;
+        ConstraintStatus { g, tendency: 0.0, lambda: 0.0, handled, state: ConstraintState::of(g, handled, tol) }
+    }
+}
+
+/// Marks everything spawned for the current scene (despawned when another loads).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct SceneEntity;

@@ -1,0 +1,268 @@
+//! What one frame shares: where the world is on screen ([`ViewTransform`]),
+//! the pointer and who has claimed it ([`Pointer`], [`InputClaims`]), how far
+//! between two steps the bodies are drawn ([`Interpolation`]), what is
+//! highlighted, the scene's look, what to draw, and the mouse springs.
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+
+use super::geometry::{self, Wall};
+use super::world::Lab;
+
+/// World (m, y up) ↔ screen (logical px, y down) for the central rectangle left
+/// free by the panels.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ViewTransform {
+    /// World point at the centre of `rect`.
+    pub center: DVec2,
+    /// Logical pixels per metre.
+    pub ppm: f64,
+    /// The central rectangle, logical px: `(min, max)`, y down.
+    pub rect: Rect,
+    /// The window's logical size.
+    pub window: Vec2,
+    /// Fit the scene at the next frame (after the panels are laid out).
+    pub fit_pending: bool,
+    /// The view shows the last fit, untouched by the user: when the free
+    /// rectangle changes (panels laid out anew, presenter mode, a resize) it is
+    /// fitted again. Panning or zooming by hand ends it; `F` brings it back.
+    pub auto_fit: bool,
+    /// The panels have been laid out once, so `rect` is the real free area.
+    pub rect_known: bool,
+    /// Keep this body in view (pans as it goes).
+    pub follow: Option<usize>,
+}
+
+impl Default for ViewTransform {
+    fn default() -> Self {
+        ViewTransform {
+            center: DVec2::ZERO,
+            ppm: 200.0,
+            rect: Rect::new(0.0, 0.0, 1280.0, 720.0),
+            window: Vec2::new(1280.0, 720.0),
+            fit_pending: true,
+            auto_fit: true,
+            rect_known: false,
+            follow: None,
+        }
+    }
+}
+
+impl ViewTransform {
+    pub fn to_screen(&self, p: DVec2) -> Vec2 {
+        let c = self.rect.center();
+        Vec2::new(c.x + ((p.x - self.center.x) * self.ppm) as f32, c.y - ((p.y - self.center.y) * self.ppm) as f32)
+    }
+
+    pub fn to_world(&self, s: Vec2) -> DVec2 {
+        let c = self.rect.center();
+        DVec2::new(self.center.x + (s.x - c.x) as f64 / self.ppm, self.center.y - (s.y - c.y) as f64 / self.ppm)
+    }
+
+    /// The same mapping in egui points when egui draws `zoom` times larger
+    /// (presenter mode): the rectangle and the pixels per metre divided by `zoom`.
+    pub fn in_points(&self, zoom: f32) -> ViewTransform {
+        let r = self.rect;
+        ViewTransform { rect: Rect::from_corners(r.min / zoom, r.max / zoom), ppm: self.ppm / zoom as f64, ..*self }
+    }
+
+    /// World length of `px` logical pixels.
+    pub fn world_len(&self, px: f64) -> f64 {
+        px / self.ppm
+    }
+
+    /// The visible world rectangle `(min, max)`.
+    pub fn visible(&self) -> (DVec2, DVec2) {
+        let a = self.to_world(Vec2::new(self.rect.min.x, self.rect.max.y));
+        let b = self.to_world(Vec2::new(self.rect.max.x, self.rect.min.y));
+        (a, b)
+    }
+
+    /// Shows the box `(min, max)` with a margin.
+    pub fn fit(&mut self, min: (f64, f64), max: (f64, f64)) {
+        let w = (max.0 - min.0).abs().max(1e-6);
+        let h = (max.1 - min.1).abs().max(1e-6);
+        let rw = self.rect.width().max(50.0) as f64;
+        let rh = self.rect.height().max(50.0) as f64;
+        self.ppm = (rw / w).min(rh / h) * 0.92;
+        self.center = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
+    }
+
+    /// The panels left `rect` (logical px) to the world: a changed rectangle is
+    /// fitted again unless the user has taken the view in hand.
+    pub fn set_rect(&mut self, rect: Rect) {
+        if self.rect != rect && self.auto_fit {
+            self.fit_pending = true;
+        }
+        self.rect = rect;
+        self.rect_known = true;
+    }
+
+    /// Pans by `d` logical px (the user's hand: the view is no longer fitted).
+    pub fn pan_by(&mut self, d: Vec2) {
+        self.center -= DVec2::new(d.x as f64, -d.y as f64) / self.ppm;
+        self.auto_fit = false;
+    }
+
+    /// Zooms by `factor` keeping the world point under `screen` fixed (the
+    /// user's hand: the view is no longer fitted).
+    pub fn zoom_at(&mut self, screen: Vec2, factor: f64) {
+        self.auto_fit = false;
+        let before = self.to_world(screen);
+        self.ppm = (self.ppm * factor).clamp(1e-2, 1e7);
+        let after = self.to_world(screen);
+        self.center += before - after;
+    }
+
+    pub fn contains(&self, screen: Vec2) -> bool {
+        self.rect.contains(screen)
+    }
+}
+
+/// Where the pointer is, in the world view, this frame.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Pointer {
+    /// Logical px (y down), when over the window.
+    pub screen: Option<Vec2>,
+    /// World point under the cursor.
+    pub world: Option<DVec2>,
+    /// Over the world view and not over a panel (egui has no claim on it).
+    pub in_view: bool,
+}
+
+/// Who has the input this frame: the panels (set by the UI each frame: over a
+/// panel, dragging a widget, typing in a field) or a tool (set by the tool
+/// that took the gesture, in [`super::FrameSet::Tools`]; cleared each frame).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct InputClaims {
+    pub pointer: bool,
+    pub keyboard: bool,
+    /// A tool has the pointer: the plain mouse (springs, pan) leaves it alone.
+    pub tool: bool,
+}
+
+/// The fraction of a fixed step to interpolate by this frame.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Interpolation {
+    pub alpha: f64,
+}
+
+impl Default for Interpolation {
+    fn default() -> Self {
+        Interpolation { alpha: 1.0 }
+    }
+}
+
+/// What is highlighted: a body under the cursor or a row under the pointer in the table.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Highlight {
+    /// Body hovered in the view.
+    pub body: Option<usize>,
+    /// Constraint hovered in the table.
+    pub constraint: Option<usize>,
+}
+
+/// Derived from the scene once per install: walls and the force scale.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SceneLook {
+    pub generation: Option<u64>,
+    pub walls: Vec<Wall>,
+    /// Metres of arrow per newton (constant forces and springs; λ arrows too
+    /// unless they would not fit, see `lambda_scale`).
+    pub force_scale: f64,
+    /// Metres of arrow per newton for `λ ∂g/∂p`: `force_scale`, or less when the
+    /// largest would be longer than 15 % of the view (a pile of balls), eased
+    /// so the arrows do not jump.
+    pub lambda_scale: f64,
+}
+
+impl SceneLook {
+    /// The look of the scene `lab` runs.
+    pub fn of(lab: &Lab) -> SceneLook {
+        let world = &lab.world;
+        let vb = lab.scene.view;
+        let height = (vb.max.1 - vb.min.1).abs().max((vb.max.0 - vb.min.0).abs() * 0.5);
+        let force_scale = 0.22 * height / geometry::reference_force(world);
+        SceneLook {
+            generation: Some(lab.generation),
+            walls: geometry::walls(world),
+            force_scale,
+            lambda_scale: force_scale,
+        }
+    }
+}
+
+/// What to draw (toggles of the controls panel).
+#[derive(Resource, Clone, Debug)]
+pub struct DrawOptions {
+    pub lambda_arrows: bool,
+    pub force_arrows: bool,
+    pub trails: bool,
+    pub grid: bool,
+    pub labels: bool,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions { lambda_arrows: true, force_arrows: true, trails: true, grid: true, labels: true }
+    }
+}
+
+/// A spring from a body's point to an anchor (the mouse's, or a pinned one).
+#[derive(Clone, Copy, Debug)]
+pub struct Spring {
+    pub body: usize,
+    pub target: DVec2,
+    /// The force of the last step (N).
+    pub force: DVec2,
+    /// The largest `|F|` so far (N).
+    pub peak: f64,
+    /// Where the body was when grabbed.
+    pub start: DVec2,
+}
+
+impl Spring {
+    /// What the core steps with.
+    pub fn core(&self) -> contact_core::Spring {
+        contact_core::Spring { body: self.body, target: (self.target.x, self.target.y) }
+    }
+}
+
+/// What the left button is doing.
+#[derive(Clone, Copy, Debug)]
+pub enum Grab {
+    Body(Spring),
+    ForceTip { body: usize },
+    Pan { last: Vec2 },
+}
+
+/// The springs: the one being dragged and the pinned ones.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Drags {
+    pub grab: Option<Grab>,
+    pub pins: Vec<Spring>,
+}
+
+impl Drags {
+    pub fn springs(&self) -> impl Iterator<Item = &Spring> {
+        self.pins.iter().chain(match &self.grab {
+            Some(Grab::Body(s)) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The springs acting now, as the core and the input log see them.
+    pub fn core_springs(&self) -> Vec<contact_core::Spring> {
+        self.springs().map(Spring::core).collect()
+    }
+}
+
+/// What the overlay drew for each body in the last frame, by body index: an
+/// edge marker (the body is off the view), or a window over its centre (the
+/// tour, compare mode's readout, the presenter's banner). The visual check
+/// (`--check-view`) compares it with [`ViewTransform`]'s own mapping.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct OnScreen {
+    pub marker: Vec<bool>,
+    pub covered: Vec<bool>,
+}

@@ -1,0 +1,80 @@
+//! What the features tell each other: the user's [`LabAction`]s (handled by the
+//! one dispatcher, `control`), scene installs, the state's jumps, and the
+//! status line.
+
+use bevy::prelude::*;
+use contact_core::Algorithm;
+use contact_core::scene::Scene;
+
+/// Something the user asked for (keys, toolbar, panels); `control` carries it out.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum LabAction {
+    TogglePause,
+    SetPaused(bool),
+    /// One fixed step, then pause.
+    StepOnce,
+    /// Back to the scene's initial state (settings and edited forces are kept).
+    Reset,
+    SetAlgorithm(Algorithm),
+    FitView,
+    Screenshot,
+    /// Restore timeline snapshot `i` (pauses).
+    Restore(usize),
+    /// Restore the snapshot before the one shown.
+    StepBack,
+    /// Ctrl+Q.
+    Quit,
+}
+
+/// A request to install a scene, replacing the current one.
+#[derive(Message, Clone)]
+pub struct InstallScene {
+    pub scene: Box<Scene>,
+    pub path: Option<std::path::PathBuf>,
+    /// Keep the algorithm chosen in the app (a hot reload) rather than the file's.
+    pub keep_algorithm: bool,
+}
+
+/// Sent when the state jumped (new scene, reset, timeline restore, a kept lane):
+/// caches must follow.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct StateJumped {
+    /// Another scene (or the same file reloaded) was installed.
+    pub new_scene: bool,
+    /// Back to the scene's start.
+    pub reset: bool,
+}
+
+/// Triggered (observers) when the timeline restored a snapshot: what was
+/// recorded after it is a discarded branch. The history drops its samples after
+/// `t`, the input log its inputs from `steps` on.
+#[derive(Event, Clone, Copy, Debug, PartialEq)]
+pub struct Restored {
+    /// Simulated time of the restored state.
+    pub t: f64,
+    /// Steps taken to reach it.
+    pub steps: u64,
+}
+
+/// A line for the status bar, with when it was said (real seconds).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Status {
+    pub text: String,
+    pub at: f64,
+    pub error: bool,
+}
+
+impl Status {
+    pub fn say(&mut self, now: f64, text: impl Into<String>) {
+        self.text = text.into();
+        self.at = now;
+        self.error = false;
+        info!("{}", self.text);
+    }
+    pub fn warn(&mut self, now: f64, text: impl Into<String>) {
+        self.text = text.into();
+        self.at = now;
+        self.error = true;
+        warn!("{}", self.text);
+    }
+}

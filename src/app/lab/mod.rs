@@ -1,0 +1,110 @@
+//! The lab's shared vocabulary: the bottom layer of the app, which every
+//! feature and panel imports and which imports none of them (like
+//! `bevy_picking`'s core plugin, or rerun's `re_viewer_context`).
+//!
+//! | module         | what it holds                                                        |
+//! |----------------|----------------------------------------------------------------------|
+//! | [`world`]      | [`Lab`] (the core's world and the scene it came from), [`StepSettings`] |
+//! | [`components`] | body and constraint entities: [`Coords`], [`PointMotion`], [`ConstraintStatus`] |
+//! | [`messages`]   | [`LabAction`], [`InstallScene`], [`StateJumped`], [`Restored`], [`Status`] |
+//! | [`sets`]       | [`PhysicsSet`], [`InstallSceneSet`], [`FrameSet`]                     |
+//! | [`frame`]      | what a frame shares: [`ViewTransform`], [`Pointer`], [`InputClaims`], [`Interpolation`], [`Highlight`], [`SceneLook`], [`DrawOptions`], [`Drags`] |
+//! | [`sync`]       | installing a scene, rows that come and go, [`state_jumped`]           |
+//! | [`series`]     | what a series name reads from a step                                 |
+//! | [`geometry`]   | where constraints touch, the forces they apply, walls                |
+//! | [`gizmo`]      | arrows and dashes in world units                                     |
+//! | [`palette`]    | colours                                                              |
+//! | [`format`]     | numbers as the panels show them                                      |
+//!
+//! [`LabPlugin`] registers all of it, so a feature plugin (or a headless test)
+//! finds the shared resources, messages and sets in place.
+
+pub mod components;
+pub mod format;
+pub mod frame;
+pub mod geometry;
+pub mod gizmo;
+pub mod messages;
+pub mod palette;
+pub mod series;
+pub mod sets;
+pub mod sync;
+pub mod world;
+
+use bevy::prelude::*;
+
+pub use components::{
+    ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
+};
+pub use format::num;
+pub use frame::{
+    Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
+    ViewTransform,
+};
+pub use messages::{InstallScene, LabAction, Restored, StateJumped, Status};
+pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
+pub use sync::{install_scene, state_jumped, sync_constraint_rows};
+pub use world::{Lab, SceneInfo, StepSettings, algorithm_for_digit, geometry_label, is_ball, is_dynamic, is_round};
+
+/// The shared resources, messages and sets, and what keeps them current: scene
+/// installs ([`InstallSceneSet`]), the interpolation fraction, the scene's look
+/// and the tool claim ([`FrameSet::Prepare`]).
+pub struct LabPlugin;
+
+impl Plugin for LabPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<StepSettings>()
+            .init_resource::<Status>()
+            .init_resource::<ViewTransform>()
+            .init_resource::<Pointer>()
+            .init_resource::<InputClaims>()
+            .init_resource::<Interpolation>()
+            .init_resource::<Highlight>()
+            .init_resource::<SceneLook>()
+            .init_resource::<DrawOptions>()
+            .init_resource::<Drags>()
+            .init_resource::<OnScreen>()
+            .add_message::<LabAction>()
+            .add_message::<InstallScene>()
+            .add_message::<StateJumped>()
+            .configure_sets(
+                FixedUpdate,
+                (
+                    PhysicsSet::Gather,
+                    PhysicsSet::Forces,
+                    PhysicsSet::Log,
+                    PhysicsSet::Step,
+                    PhysicsSet::Lanes,
+                    PhysicsSet::Writeback,
+                    PhysicsSet::Record,
+                )
+                    .chain(),
+            )
+            .configure_sets(
+                Update,
+                (FrameSet::Prepare, FrameSet::Tools, FrameSet::Mouse, FrameSet::Draw, FrameSet::Overlay).chain(),
+            )
+            .add_systems(PreUpdate, sync::install_scenes.in_set(InstallSceneSet))
+            .add_systems(Update, (interpolation, refresh_look, release_tool_claim).in_set(FrameSet::Prepare));
+    }
+}
+
+/// The fraction of a fixed step the virtual clock has run past the last one (1 when paused).
+fn interpolation(fixed: Res<Time<Fixed>>, virt: Res<Time<Virtual>>, mut interp: ResMut<Interpolation>) {
+    interp.alpha = if virt.is_paused() { 1.0 } else { fixed.overstep_fraction_f64().clamp(0.0, 1.0) };
+}
+
+/// A new scene, a new look (walls, force scale).
+fn refresh_look(lab: Option<Res<Lab>>, mut look: ResMut<SceneLook>) {
+    let Some(lab) = lab else { return };
+    if look.generation != Some(lab.generation) {
+        *look = SceneLook::of(&lab);
+    }
+}
+
+/// Each frame starts with no tool holding the pointer.
+fn release_tool_claim(mut claims: ResMut<InputClaims>) {
+    if claims.tool {
+        claims.tool = false;
+    }
+}

@@ -1,0 +1,134 @@
+//! What a series name means: the scene files' plot names
+//! ([`contact_core::scene::series_names`]) resolved against a world —
+//! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
+//! `NAME.handled`, `max_violation`, `kinetic_energy`, `handled`, `iterations` —
+//! and the value each reads from a step. The history, compare mode's lanes and
+//! the plots share it.
+
+use contact_core::{StepReport, World};
+
+/// What a series reads from a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Coord(usize),
+    Velocity(usize),
+    Acceleration(usize),
+    G(usize),
+    Lambda(usize),
+    Handled(usize),
+    MaxViolation,
+    KineticEnergy,
+    HandledCount,
+    Iterations,
+    /// A constraint row that is not in the model now (contacts by proximity).
+    Absent,
+}
+
+impl Source {
+    /// The value after a step.
+    pub fn value(self, world: &World, report: &StepReport) -> f64 {
+        match self {
+            Source::Coord(i) => world.state.q[i],
+            Source::Velocity(i) => world.state.qd[i],
+            Source::Acceleration(i) => report.qdd[i],
+            Source::G(k) => report.g.get(k).copied().unwrap_or(f64::NAN),
+            Source::Lambda(k) => report.lambda.get(k).copied().unwrap_or(f64::NAN),
+            Source::Handled(k) => report.handled.get(k).map_or(f64::NAN, |h| f64::from(u8::from(*h))),
+            Source::Absent => f64::NAN,
+            Source::MaxViolation => report.max_violation,
+            Source::KineticEnergy => report.kinetic_energy,
+            Source::HandledCount => report.handled.iter().filter(|h| **h).count() as f64,
+            Source::Iterations => report.solves as f64,
+        }
+    }
+
+    /// The unit, for axis labels and CSV headers.
+    pub fn unit(self, world: &World, name: &str) -> &'static str {
+        let bead = |i: usize| name.ends_with(".u") || name.contains(".u.") || world.model.ndofs() <= i;
+        match self {
+            Source::Coord(i) => {
+                if bead(i) {
+                    ""
+                } else {
+                    "m"
+                }
+            }
+            Source::Velocity(i) => {
+                if bead(i) {
+                    "1/s"
+                } else {
+                    "m/s"
+                }
+            }
+            Source::Acceleration(i) => {
+                if bead(i) {
+                    "1/s²"
+                } else {
+                    "m/s²"
+                }
+            }
+            Source::G(_) | Source::MaxViolation | Source::Absent => "m",
+            Source::Lambda(_) => "N",
+            Source::Handled(_) => "0/1",
+            Source::KineticEnergy => "J",
+            Source::HandledCount => "rows",
+            Source::Iterations => "solves",
+        }
+    }
+}
+
+/// Resolves a series name against a world.
+pub fn resolve(world: &World, name: &str) -> Option<Source> {
+    match name {
+        "max_violation" => return Some(Source::MaxViolation),
+        "kinetic_energy" => return Some(Source::KineticEnergy),
+        "handled" => return Some(Source::HandledCount),
+        "iterations" => return Some(Source::Iterations),
+        _ => {}
+    }
+    let labels = world.model.coord_labels();
+    if let Some(i) = labels.iter().position(|l| l == name) {
+        return Some(Source::Coord(i));
+    }
+    if let Some((base, suffix)) = name.rsplit_once('.') {
+        if let Some(i) = labels.iter().position(|l| l == base) {
+            return match suffix {
+                "v" => Some(Source::Velocity(i)),
+                "a" => Some(Source::Acceleration(i)),
+                _ => None,
+            };
+        }
+        if let Some(k) = world.model.constraint_index(base) {
+            return match suffix {
+                "g" => Some(Source::G(k)),
+                "lambda" => Some(Source::Lambda(k)),
+                "handled" => Some(Source::Handled(k)),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
+/// A human title for a series name: `particle.y.a` → `ÿ particle (m/s²)`.
+pub fn pretty(world: &World, name: &str) -> String {
+    match resolve(world, name) {
+        Some(s) => {
+            let unit = s.unit(world, name);
+            let base = match s {
+                Source::Acceleration(_) => format!("{} (accel.)", name.trim_end_matches(".a")),
+                Source::Velocity(_) => format!("{} (vel.)", name.trim_end_matches(".v")),
+                Source::Lambda(_) => format!("λ {}", name.trim_end_matches(".lambda")),
+                Source::G(_) => format!("g {}", name.trim_end_matches(".g")),
+                Source::Handled(_) => format!("handled {}", name.trim_end_matches(".handled")),
+                Source::MaxViolation => "max violation".into(),
+                Source::KineticEnergy => "kinetic energy".into(),
+                Source::HandledCount => "handled rows".into(),
+                Source::Iterations => "solves of eq. (6)".into(),
+                Source::Coord(_) | Source::Absent => name.to_string(),
+            };
+            if unit.is_empty() { base } else { format!("{base} [{unit}]") }
+        }
+        None => name.to_string(),
+    }
+}
