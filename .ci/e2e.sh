@@ -7,6 +7,11 @@
 #     each panel region (toolbar, algorithm/controls, plots, table/trace, world).
 #  1b. Presenter mode (--present) renders: a banner with the algorithm and the
 #     handled set over the world view, and no bottom panels.
+#  1c. The visual check over every built-in scene × {normal, presenter}, compare
+#     mode on the wedge and the billiard, presenter mode at 1280x720 and
+#     1920x1080 (scripts/screenshots views): each screenshot checked against the
+#     app's own world → screen mapping (--check-view); PNGs and logs kept in
+#     $OUT/views.
 #  2. An xdotool drag on a ball: the app logs where each body is on screen once
 #     the view is fitted; the mouse grabs the ball there and drags it; the app's
 #     log line "drag: puck moved from … to …" and its --dump-state file must show
@@ -104,6 +109,10 @@ read -r f < <(pfill "560x160+540+720")
 say "  no inspector in presenter mode: panel fill $f where the table and trace usually are"
 awk -v f="$f" 'BEGIN { exit !(f <= 0.1) }' || fail "presenter mode still shows the bottom panels (fill $f)"
 
+# --- 1c. Every scene in every mode, checked against the view's mapping ------------
+say "visual check of every scene and mode (artifacts in $OUT/views)"
+bash scripts/screenshots views "$OUT/views" | sed 's/^/e2e:   /'
+
 # --- 2. Drag a ball ------------------------------------------------------------
 say "dragging a ball"
 SCENE="$OUT/puck.ron"
@@ -133,9 +142,10 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
     sleep 0.2
   done
   grep -q "layout: puck at window" "$3" || { echo "no layout line"; exit 1; }
-  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$3" | tail -1)
+  # The view is fitted again while the panels settle: the last layout line counts.
   wid=$(xdotool search --sync --name "contact-lab" | head -1)
-  sleep 1
+  sleep 1.5
+  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$3" | tail -1)
   xdotool mousemove --window "$wid" "$x" "$y"; sleep 0.5
   xdotool mousedown 1; sleep 0.3
   # 160 px right and 120 px up, in steps, holding the spring there a moment.
