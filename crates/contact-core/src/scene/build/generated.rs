@@ -1,0 +1,97 @@
+//! Generated rows: one inequality per wall and ball (`g = n·p − c − r |n| ≥ 0`,
+//! eq. 7), one per pair of balls (`g = ℓ − r_a − r_b ≥ 0`), either every one as
+//! a fixed row, as the paper writes them, or only those a broad phase finds
+//! near, when they would be too many (see [`crate::contacts`]).
+
+use super::bodies::Bodies;
+use super::constraints::Constraints;
+use super::ctx::{Ctx, Result};
+use crate::contacts::{ConstraintKey, ContactGenerator, PROXIMITY_ABOVE, Wall};
+use crate::model::{Model, State};
+use crate::scene::Overrides;
+use crate::scene::schema::SceneFile;
+
+/// The walls and the balls that meet them and each other, and whether their
+/// rows come by proximity.
+pub(super) fn generator(
+    cx: &Ctx,
+    file: &SceneFile,
+    bodies: &Bodies,
+    ov: &Overrides,
+) -> Result<(ContactGenerator, bool)> {
+    let mut walls = Vec::new();
+    for (w, wall) in file.walls.iter().enumerate() {
+        let path = format!("walls[{w}]");
+        cx.name(&format!("{path}.name"), &wall.name)?;
+        let n = cx.finite2(&format!("{path}.normal"), wall.normal)?;
+        if n.norm() == 0.0 {
+            return Err(cx.err(&format!("{path}.normal"), "the normal must not be (0, 0)"));
+        }
+        let offset = cx.finite(&format!("{path}.offset"), wall.offset)?;
+        let restitution = cx.restitution(&format!("{path}.restitution"), wall.restitution)?;
+        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution });
+    }
+    let wall_bodies: Vec<usize> = (0..bodies.bodies.len()).filter(|&i| bodies.info[i].walls).collect();
+    let pair_bodies: Vec<usize> =
+        if file.ball_pairs { (0..bodies.bodies.len()).filter(|&i| bodies.info[i].pairs).collect() } else { Vec::new() };
+    let min_radius =
+        pair_bodies.iter().chain(&wall_bodies).map(|&i| bodies.bodies[i].radius).fold(f64::INFINITY, f64::min);
+    let generator = ContactGenerator {
+        walls,
+        wall_bodies,
+        pair_bodies,
+        pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
+        margin: if min_radius.is_finite() && min_radius > 0.0 { 0.5 * min_radius } else { 0.01 },
+        explicit: 0,
+        keys: Vec::new(),
+        version: 0,
+    };
+    let proximity = generator.potential() > 0 && ov.proximity.unwrap_or(generator.potential() > PROXIMITY_ABOVE);
+    Ok((generator, proximity))
+}
+
+/// Every generated constraint as a fixed row, after the explicit ones.
+pub(super) fn push_fixed_rows(
+    cx: &Ctx,
+    generator: &ContactGenerator,
+    bodies: &Bodies,
+    cons: &mut Constraints,
+) -> Result<()> {
+    for w in 0..generator.walls.len() {
+        let path = format!("walls[{w}]");
+        for &b in &generator.wall_bodies {
+            let c = generator.constraint(&bodies.bodies, ConstraintKey::Wall { wall: w, body: b });
+            cons.push(cx, &path, &format!("{path}.name"), c)?;
+        }
+    }
+    for (x, &a) in generator.pair_bodies.iter().enumerate() {
+        for &b in &generator.pair_bodies[x + 1..] {
+            if !bodies.bodies[a].is_dynamic() && !bodies.bodies[b].is_dynamic() {
+                continue;
+            }
+            let c = generator.constraint(&bodies.bodies, ConstraintKey::Pair { a, b });
+            cons.push(cx, "ball_pairs", "ball_pairs", c)?;
+        }
+    }
+    Ok(())
+}
+
+/// The model with contacts by proximity: the rows near at the start, after the
+/// explicit ones, each with the path of the text it comes from in `paths`.
+pub(super) fn with_proximity_rows(
+    model: Model,
+    generator: ContactGenerator,
+    state: &State,
+    paths: &mut Vec<String>,
+) -> Model {
+    let margin = generator.margin;
+    let mut model = model.with_contacts(generator);
+    let g = model.contacts.as_ref().expect("just set");
+    let keys = g.candidates(&model.bodies, state, margin, &[]);
+    paths.extend(keys.iter().map(|k| match k {
+        ConstraintKey::Wall { wall, .. } => format!("walls[{wall}]"),
+        ConstraintKey::Pair { .. } => "ball_pairs".to_string(),
+    }));
+    model.set_contact_rows(keys);
+    model
+}

@@ -1,0 +1,31 @@
+//! The solver's settings: the algorithm, Baumgarte's τ of eq. (5), the
+//! tolerances of "active" (`g_k ≤ tol`) and "violation tendency"
+//! (`J_k q̈ < d_k`), the integrator, and the events (restitution `e`, the Zeno
+//! guards).
+
+use super::ctx::{Ctx, Result};
+use crate::active_set::Tolerances;
+use crate::scene::schema::SolverSpec;
+use crate::settings::{EventSettings, Settings};
+
+/// The [`Settings`] of the `solver` block (its `dt` is the scene's, not the solver's).
+pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
+    let tau = cx.positive("solver.tau", s.tau, "Baumgarte's tau")?;
+    let active = cx.non_negative("solver.active_tolerance", s.active_tolerance, "the tolerance")?;
+    let tendency = cx.non_negative("solver.tendency_tolerance", s.tendency_tolerance, "the tolerance")?;
+    let restitution = cx.restitution("solver.restitution", Some(s.restitution))?.unwrap_or(0.0);
+    let min_impact_speed = cx.non_negative("solver.min_impact_speed", s.min_impact_speed, "the speed")?;
+    Ok(Settings {
+        algorithm: s.algorithm,
+        tau,
+        tol: Tolerances { active, tendency, ..Tolerances::default() },
+        integrator: s.integrator,
+        events: EventSettings {
+            enabled: s.events,
+            restitution,
+            impulses: s.impulses,
+            max_per_step: s.max_events_per_step,
+            min_impact_speed,
+        },
+    })
+}

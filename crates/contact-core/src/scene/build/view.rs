@@ -1,0 +1,59 @@
+//! How the scene is shown at start: the view box (written, or a box around every
+//! body) and the plots, whose series must be those of [`crate::scene::series_names`].
+
+use nalgebra::Vector2;
+
+use super::ctx::{Ctx, Result};
+use crate::model::{Model, State};
+use crate::scene::schema::{PlotSpec, ViewSpec};
+use crate::scene::{PlotPreset, ViewBox};
+
+/// The `view` block, or a box around every body.
+pub(super) fn view_box(cx: &Ctx, view: &Option<ViewSpec>, model: &Model, state: &State) -> Result<ViewBox> {
+    Ok(match view {
+        Some(v) => {
+            let (min, max) = (cx.finite2("view.min", v.min)?, cx.finite2("view.max", v.max)?);
+            if min.x >= max.x || min.y >= max.y {
+                return Err(cx.err("view.max", "the view's max must be above and right of its min"));
+            }
+            ViewBox { min: (min.x, min.y), max: (max.x, max.y) }
+        }
+        None => auto_view(model, state),
+    })
+}
+
+/// The `plots`, each series a known one.
+pub(super) fn plots(cx: &Ctx, specs: &[PlotSpec], model: &Model) -> Result<Vec<PlotPreset>> {
+    let known = crate::scene::series_names(model);
+    let mut plots = Vec::new();
+    for (i, p) in specs.iter().enumerate() {
+        for (j, s) in p.series.iter().enumerate() {
+            if !known.iter().any(|k| k == s) {
+                return Err(cx.err(
+                    &format!("plots[{i}].series[{j}]"),
+                    format!(
+                        "unknown series `{s}`: use BODY.COORD[.v|.a], CONSTRAINT.g|.lambda|.handled, or one of {}",
+                        crate::scene::GLOBAL_SERIES.join(", ")
+                    ),
+                ));
+            }
+        }
+        plots.push(PlotPreset { title: p.title.clone(), series: p.series.clone() });
+    }
+    Ok(plots)
+}
+
+/// A box around every body, with a margin.
+fn auto_view(model: &Model, state: &State) -> ViewBox {
+    let (mut lo, mut hi) = (Vector2::repeat(f64::INFINITY), Vector2::repeat(f64::NEG_INFINITY));
+    for (i, b) in model.bodies.iter().enumerate() {
+        let p = model.position(i, state);
+        let r = Vector2::repeat(b.radius);
+        lo = lo.inf(&(p - r));
+        hi = hi.sup(&(p + r));
+    }
+    let margin = ((hi - lo).max() * 0.25).max(0.5);
+    let c = (lo + hi) / 2.0;
+    let half = (hi - lo) / 2.0 + Vector2::repeat(margin);
+    ViewBox { min: (c.x - half.x, c.y - half.y), max: (c.x + half.x, c.y + half.y) }
+}
