@@ -15,3 +15,4 @@ mod readme;
 mod scenes;
 mod timeline;
 mod tour;
+mod view;

@@ -129,8 +129,14 @@ fn layout(
         );
     }
     // Presenter mode has panels of its own (their sizes are remembered apart), narrower.
-    let (plots_id, plots_w, left_id, left_w) =
-        if present { ("plots-present", 330.0, "left-present", 215.0) } else { ("plots", 470.0, "left", 318.0) };
+    // In presenter mode the scene comes first: the side panels take at most a
+    // fifth (switcher) and a quarter (plot) of the window's width.
+    let width = ctx.content_rect().width();
+    let (plots_id, plots_w, left_id, left_w) = if present {
+        ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
+    } else {
+        ("plots", 470.0, "left", 318.0)
+    };
     egui::Panel::right(plots_id).resizable(true).default_size(plots_w).min_size(220.0).frame(panel_frame).show(
         &mut root,
         |ui| {
@@ -166,7 +172,13 @@ fn layout(
                     egui::pos2(avail.max.x - 4.0, avail.max.y),
                 );
                 ui.scope_builder(egui::UiBuilder::new().max_rect(left), |ui| {
-                    table::ConstraintTable { data: &mut data }.ui(ui);
+                    // Narrower than its columns (a small window): it scrolls
+                    // sideways inside its half instead of running under the trace.
+                    ui.set_clip_rect(left.intersect(ui.clip_rect()));
+                    egui::ScrollArea::horizontal()
+                        .id_salt("constraint-table-h")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| table::ConstraintTable { data: &mut data }.ui(ui));
                 });
                 ui.painter().vline(
                     avail.min.x + split,
@@ -241,26 +253,44 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
     } else {
         egui::Color32::from_gray(150)
     };
-    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-        ui.label(
-            egui::RichText::new(
-                "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · F12 screenshot · Ctrl+Q quit · \
-                 drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · drag space: pan · wheel: zoom",
-            )
-            .small()
-            .color(egui::Color32::from_gray(140)),
-        );
-        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-            if behind {
-                ui.label(egui::RichText::new("⚠ slower than real time").strong().color(palette::egui(palette::WARN)))
+    // The message comes first: it takes what it needs up to two thirds of the
+    // bar, the key hints the rest; each is cut short (full text on hover)
+    // rather than drawn over the other.
+    const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · F12 screenshot · \
+                         Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
+                         drag space: pan · wheel: zoom";
+    let avail = ui.available_width();
+    let text = egui::RichText::new(&status.text).color(color);
+    let wanted = egui::WidgetText::from(text.clone())
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body)
+        .size()
+        .x
+        + if behind { 190.0 } else { 0.0 }
+        + 12.0;
+    let height = ui.spacing().interact_size.y;
+    ui.horizontal(|ui| {
+        ui.allocate_ui_with_layout(
+            egui::vec2(wanted.min(avail * 0.67), height),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                if behind {
+                    ui.label(
+                        egui::RichText::new("⚠ slower than real time").strong().color(palette::egui(palette::WARN)),
+                    )
                     .on_hover_text(
-                        "The steps owed this frame took longer than the physics budget: steps were dropped so that \
-                         the window stays responsive. Lower the number of bodies, raise h or lower the speed.",
+                        "The steps owed this frame took longer than the physics budget: steps were dropped so \
+                             that the window stays responsive. Lower the number of bodies, raise h or lower the speed.",
                     );
-                ui.separator();
-            }
-            // The whole message is in the tooltip (and the log) when it does not fit.
-            ui.add(egui::Label::new(egui::RichText::new(&status.text).color(color)).truncate());
+                    ui.separator();
+                }
+                // The whole message is in the tooltip (and the log) when it does not fit.
+                ui.add(egui::Label::new(text).truncate());
+            },
+        );
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.add(
+                egui::Label::new(egui::RichText::new(HINTS).small().color(egui::Color32::from_gray(140))).truncate(),
+            );
         });
     });
 }

@@ -48,8 +48,9 @@ impl Overlay<'_, '_, '_> {
         let world = &lab.world;
         let draw = self.data.draw.clone();
 
+        let top_label_end = if draw.labels { self.top_label(&p) } else { self.rect.min.x };
         if draw.grid {
-            self.axes(&p);
+            self.axes(&p, top_label_end);
         }
 
         let nb = world.model.bodies.len();
@@ -287,7 +288,9 @@ impl Overlay<'_, '_, '_> {
         }
     }
 
-    fn axes(&self, p: &egui::Painter) {
+    /// Tick values in metres along the bottom and left edges, and a scale bar at
+    /// the top right (a line lower when the top label reaches it).
+    fn axes(&self, p: &egui::Painter, top_label_end: f32) {
         let view = self.view;
         let (lo, hi) = view.visible();
         let step = grid_step(view.ppm, 70.0);
@@ -333,7 +336,10 @@ impl Overlay<'_, '_, '_> {
         );
         // Scale bar.
         let len = step as f32 * view.ppm as f32;
-        let a = Pos2::new(self.rect.max.x - 20.0 - len, self.rect.min.y + 30.0);
+        let mut a = Pos2::new(self.rect.max.x - 20.0 - len, self.rect.min.y + 30.0);
+        if a.x - 30.0 < top_label_end {
+            a.y += 28.0;
+        }
         let b = a + egui::vec2(len, 0.0);
         p.line_segment([a, b], egui::Stroke::new(2.0, dim));
         p.line_segment([a - egui::vec2(0.0, 4.0), a + egui::vec2(0.0, 4.0)], egui::Stroke::new(2.0, dim));
@@ -347,21 +353,20 @@ impl Overlay<'_, '_, '_> {
         );
     }
 
-    /// The algorithm and time (top left) and a two-row legend of colours (top right).
+    /// The algorithm and time at the top left; where it ends (the scale bar keeps clear of it).
+    fn top_label(&self, p: &egui::Painter) -> f32 {
+        let x0 = self.rect.min.x + 40.0;
+        let Some(lab) = self.data.lab.as_deref() else { return x0 };
+        let a = lab.world.settings.algorithm;
+        let paused = if self.data.virt.is_paused() { "  ·  ⏸ paused" } else { "" };
+        let text = format!("{} · t = {:.4} s{paused}", a.label(), lab.time());
+        let width = p.layout_no_wrap(text.clone(), FontId::proportional(16.0), Color32::WHITE).size().x;
+        label(p, Pos2::new(x0, self.rect.min.y + 8.0), Align2::LEFT_TOP, &text, 16.0, algorithm_color(a));
+        x0 + width + 6.0
+    }
+
+    /// The legend of colours, bottom right, in as many rows as the view's width needs.
     fn legend(&self, p: &egui::Painter) {
-        let x0 = self.rect.min.x + 44.0;
-        if let Some(lab) = self.data.lab.as_deref() {
-            let a = lab.world.settings.algorithm;
-            let paused = if self.data.virt.is_paused() { "  ·  ⏸ paused" } else { "" };
-            label(
-                p,
-                Pos2::new(x0 - 4.0, self.rect.min.y + 8.0),
-                Align2::LEFT_TOP,
-                &format!("{} · t = {:.4} s{paused}", a.label(), lab.time()),
-                16.0,
-                algorithm_color(a),
-            );
-        }
         let look = &self.data.look;
         let shrunk = look.lambda_scale < 0.95 * look.force_scale;
         let lambda_text = if shrunk {
@@ -384,27 +389,41 @@ impl Overlay<'_, '_, '_> {
             ],
         ];
         let font = FontId::proportional(12.0);
-        let widths: Vec<f32> = rows
+        let items: Vec<([u8; 3], &str, bool, f32)> = rows
             .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|(_, t, _)| p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
-                    .sum()
+            .flatten()
+            .map(|&(rgb, t, arrow)| {
+                (rgb, t, arrow, p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
             })
             .collect();
-        let w = widths.iter().copied().fold(0.0, f32::max) + 8.0;
+        // Four items a row when they fit, else as many as the view's width takes.
+        let avail = (self.rect.width() - 24.0).max(80.0);
+        let mut lines: Vec<Vec<usize>> = vec![vec![]];
+        let mut x = 0.0;
+        for (k, item) in items.iter().enumerate() {
+            let line = lines.last_mut().expect("one line at least");
+            if !line.is_empty() && (x + item.3 > avail || line.len() == 4) {
+                lines.push(vec![]);
+                x = 0.0;
+            }
+            lines.last_mut().expect("one line at least").push(k);
+            x += item.3;
+        }
+        let w = lines.iter().map(|l| l.iter().map(|&k| items[k].3).sum::<f32>()).fold(0.0, f32::max) + 8.0;
+        let h = 6.0 + 17.0 * lines.len() as f32;
         // Bottom right, above the axis numbers.
         let bg = egui::Rect::from_min_size(
-            Pos2::new(self.rect.max.x - w - 8.0, self.rect.max.y - 66.0),
-            egui::vec2(w, 40.0),
+            Pos2::new(self.rect.max.x - w - 8.0, self.rect.max.y - 26.0 - h),
+            egui::vec2(w, h),
         );
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
-        for (i, row) in rows.iter().enumerate() {
+        for (i, line) in lines.iter().enumerate() {
             let mut x = bg.min.x + 8.0;
             let y = bg.min.y + 4.0 + i as f32 * 17.0;
-            for (rgb, text, arrow) in row {
-                let c = palette::egui(*rgb);
-                if *arrow {
+            for &k in line {
+                let (rgb, text, arrow, width) = items[k];
+                let c = palette::egui(rgb);
+                if arrow {
                     let (a, b) = (Pos2::new(x, y + 8.0), Pos2::new(x + 16.0, y + 8.0));
                     p.line_segment([a, b], egui::Stroke::new(2.0, c));
                     p.line_segment([b, b + egui::vec2(-5.0, -4.0)], egui::Stroke::new(2.0, c));
@@ -412,10 +431,8 @@ impl Overlay<'_, '_, '_> {
                 } else {
                     p.rect_filled(egui::Rect::from_min_size(Pos2::new(x, y + 6.0), egui::vec2(16.0, 4.0)), 1.0, c);
                 }
-                let g = p.layout_no_wrap(text.to_string(), font.clone(), Color32::from_gray(215));
-                let gw = g.size().x;
-                p.galley(Pos2::new(x + 21.0, y + 1.0), g, Color32::from_gray(215));
-                x += gw + 30.0;
+                p.text(Pos2::new(x + 21.0, y + 1.0), Align2::LEFT_TOP, text, font.clone(), Color32::from_gray(215));
+                x += width;
             }
         }
     }
