@@ -1,8 +1,8 @@
 //! The visual check of `--check-view`: the scripted screenshot against the
 //! view's own world → screen mapping ([`ViewTransform::to_screen`]). Each body
 //! whose centre is in the world view, and not under a window, must show its
-//! colour around its projected centre ([`MIN_SHARE`] of the pixels within
-//! 0.8 r); no such body may have an edge marker, and every body off the view
+//! colour around its projected centre ([`MIN_SHARE`] of the pixels between
+//! 0.35 r and 0.9 r); no such body may have an edge marker, and every body off the view
 //! must have one (when markers are drawn, up to 12 bodies). While the view is
 //! the scene's fit, untouched by hand, every body must be in it. A mapping that the camera, the meshes and the overlay do not
 //! share (the presenter's 1.5× scale, a resize) fails it.
@@ -21,11 +21,12 @@ pub fn body_rgb(lab: &Lab, b: usize) -> [u8; 3] {
     }
 }
 
-/// The share of the pixels within 0.8 r of a body's projected centre that must
-/// have its colour. The constraint lines, λ and force arrows of a body at rest
-/// in a corner cross its centre and cover up to about four fifths of a small
-/// disc (a 6 px particle, a 7 px ball in a rack); a body drawn elsewhere leaves
-/// the background there, 0 %.
+/// The share of the pixels between 0.35 r and 0.9 r of a body's projected
+/// centre that must have its colour. The constraint lines, λ and force arrows
+/// of a body at rest in a corner cross its centre and cover up to about two
+/// thirds of that ring on a small body (a 6 px particle at the wedge's apex
+/// measured 14 % in a disc of 0.8 r); a body drawn elsewhere leaves the
+/// background there, 0 %.
 pub const MIN_SHARE: f64 = 0.15;
 
 /// One body as the check saw it.
@@ -58,7 +59,8 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         let covered = on_screen.covered.get(b).copied().unwrap_or(false);
         let marker = on_screen.marker.get(b).copied().unwrap_or(false);
         let r_px = if body.radius > 0.0 { (body.radius * view.ppm) as f32 } else { 6.0 };
-        let share = if in_view { colour_share(img, at, (0.8 * r_px).clamp(2.0, 10.0), body_rgb(lab, b)) } else { 0.0 };
+        let ring = ((0.35 * r_px).min(4.0), (0.9 * r_px).clamp(2.5, 12.0));
+        let share = if in_view { colour_share(img, at, ring, body_rgb(lab, b)) } else { 0.0 };
         if in_view && !covered && share < MIN_SHARE {
             failures.push(format!(
                 "{}: in view at ({:.0}, {:.0}) px but only {:.0} % of the pixels around it have its colour",
@@ -86,9 +88,12 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
     (seen, failures)
 }
 
-/// The share of pixels within `radius` px of `at` whose colour is within 40 per
-/// channel of `rgb`.
-fn colour_share(img: &image::RgbImage, at: Vec2, radius: f32, rgb: [u8; 3]) -> f64 {
+/// The share of pixels between `ring.0` and `ring.1` px of `at` whose colour is
+/// within 40 per channel of `rgb`. A ring rather than a disc: the lines that
+/// cross a body's centre (its constraints, its arrows) cover a smaller share of
+/// it the farther from the centre.
+fn colour_share(img: &image::RgbImage, at: Vec2, ring: (f32, f32), rgb: [u8; 3]) -> f64 {
+    let (inner, radius) = ring;
     let (w, h) = (img.width() as i64, img.height() as i64);
     let (cx, cy) = (at.x.floor() as i64, at.y.floor() as i64);
     let r = radius.ceil() as i64;
@@ -96,7 +101,8 @@ fn colour_share(img: &image::RgbImage, at: Vec2, radius: f32, rgb: [u8; 3]) -> f
     for y in cy - r..=cy + r {
         for x in cx - r..=cx + r {
             let (dx, dy) = ((x - cx) as f32, (y - cy) as f32);
-            if dx * dx + dy * dy > radius * radius || x < 0 || y < 0 || x >= w || y >= h {
+            let d2 = dx * dx + dy * dy;
+            if d2 > radius * radius || d2 < inner * inner || x < 0 || y < 0 || x >= w || y >= h {
                 continue;
             }
             total += 1;

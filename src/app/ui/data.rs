@@ -32,6 +32,8 @@ pub struct UiState {
     pub pending: Option<Pending>,
     /// Presenter mode (`super::presenter`): F5, `--present`.
     pub present: bool,
+    /// Where the presenter's banner was drawn last frame (points).
+    pub banner: Option<bevy_egui::egui::Rect>,
 }
 
 /// Simulated time per real second, smoothed.

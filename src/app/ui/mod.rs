@@ -137,9 +137,17 @@ fn layout(
     } else {
         ("plots", 470.0, "left", 318.0)
     };
-    egui::Panel::right(plots_id).resizable(true).default_size(plots_w).min_size(220.0).frame(panel_frame).show(
-        &mut root,
-        |ui| {
+    // Content never widens a panel past a third of the window (a long handled
+    // set, a wide row), nor in presenter mode past its share: the scene first.
+    let (plots_max, left_max) =
+        if present { (plots_w, left_w) } else { ((width / 3.0).max(plots_w), (width / 3.0).max(left_w)) };
+    egui::Panel::right(plots_id)
+        .resizable(true)
+        .default_size(plots_w)
+        .min_size(200.0)
+        .max_size(plots_max)
+        .frame(panel_frame)
+        .show(&mut root, |ui| {
             if let Some(lab) = data.lab.as_deref() {
                 PlotsPanel {
                     lab,
@@ -151,8 +159,7 @@ fn layout(
                 }
                 .ui(ui);
             }
-        },
-    );
+        });
     // Presenter mode: the scene, the algorithm switcher and one plot.
     if !present {
         egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
@@ -192,9 +199,13 @@ fn layout(
             },
         );
     }
-    egui::Panel::left(left_id).resizable(true).default_size(left_w).min_size(200.0).frame(panel_frame).show(
-        &mut root,
-        |ui| {
+    egui::Panel::left(left_id)
+        .resizable(true)
+        .default_size(left_w)
+        .min_size(180.0)
+        .max_size(left_max)
+        .frame(panel_frame)
+        .show(&mut root, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                 algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
                 if present {
@@ -205,8 +216,7 @@ fn layout(
                 ui.add_space(6.0);
                 scene_panel::ScenePanel { data: &mut data, open: &mut open_req }.ui(ui);
             });
-        },
-    );
+        });
 
     // What is left is the world.
     let rest = root.available_rect_before_wrap();
@@ -220,7 +230,9 @@ fn layout(
     tour_panel::TourPanel { data: &mut data, actions: &mut tour_out, world: rest }.show(&ctx);
     compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
-        presenter::banner(&ctx, &data, rest);
+        data.state.banner = presenter::banner(&ctx, &data, rest);
+    } else {
+        data.state.banner = None;
     }
 
     // The world view has the pointer unless a window (the tour) or a popup is over it.

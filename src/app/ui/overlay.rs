@@ -68,6 +68,13 @@ impl Overlay<'_, '_, '_> {
             }
         }
         let scr = |w: DVec2| pos(view.to_screen(w));
+        // Under a window (the tour, compare's readout) or the presenter's banner
+        // (not interactable, so not a layer egui finds under a point).
+        let banner = self.data.state.banner;
+        let covered_at = |s: Pos2| {
+            banner.is_some_and(|b| b.contains(s))
+                || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
+        };
 
         if draw.labels {
             // Wall names, where the wall crosses the view, on the allowed side.
@@ -77,21 +84,6 @@ impl Overlay<'_, '_, '_> {
                 let foot = center - w.normal * (w.normal.dot(center) - w.offset);
                 let t = DVec2::new(-w.normal.y, w.normal.x);
                 let span = (hi - lo).length() * 0.5;
-                // A point on the wall inside the view, as far as possible from the bodies.
-                let spot = [0.6, 0.35, 0.1, -0.1, -0.35, -0.6]
-                    .into_iter()
-                    .map(|s| foot + t * (s * span))
-                    .filter(|q| q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y)
-                    // Clear of the time label along the top and the legend at the bottom.
-                    .filter(|q| {
-                        let y = view.to_screen(*q).y;
-                        y > self.rect.min.y + 50.0 && y < self.rect.max.y - 80.0
-                    })
-                    .max_by(|a, b| {
-                        let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
-                        clear(a).total_cmp(&clear(b))
-                    });
-                let Some(q) = spot else { continue };
                 let state = w.constraints.iter().map(|&k| status[k].state).max().unwrap_or_default();
                 let round =
                     |k: usize| world.model.constraints[k].bodies().iter().any(|&b| world.model.bodies[b].radius > 0.0);
@@ -116,6 +108,31 @@ impl Overlay<'_, '_, '_> {
                 } else {
                     Align2::CENTER_TOP
                 };
+                let size = p.layout_no_wrap(text.clone(), FontId::proportional(13.0), Color32::WHITE).size();
+                // Not under a window (the presenter's banner, the tour): a label
+                // is never drawn beneath another text.
+                let clear_of_windows = |q: &DVec2| {
+                    let r = anchor.anchor_size(scr(*q + off), size).expand(3.0);
+                    ![r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
+                        .into_iter()
+                        .any(|c| covered_at(c))
+                };
+                // A point on the wall inside the view, as far as possible from the bodies.
+                let spot = [0.6, 0.35, 0.1, -0.1, -0.35, -0.6]
+                    .into_iter()
+                    .map(|s| foot + t * (s * span))
+                    .filter(|q| q.x > lo.x && q.x < hi.x && q.y > lo.y && q.y < hi.y)
+                    // Clear of the time label along the top and the legend at the bottom.
+                    .filter(|q| {
+                        let y = view.to_screen(*q).y;
+                        y > self.rect.min.y + 50.0 && y < self.rect.max.y - 80.0
+                    })
+                    .filter(clear_of_windows)
+                    .max_by(|a, b| {
+                        let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
+                        clear(a).total_cmp(&clear(b))
+                    });
+                let Some(q) = spot else { continue };
                 label(&p, scr(q + off), anchor, &text, 13.0, palette::egui(palette::state_rgb(state)));
             }
         }
@@ -181,7 +198,6 @@ impl Overlay<'_, '_, '_> {
         }
 
         // Where each body is as this overlay sees it (the visual check reads it).
-        let covered_at = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
         self.data.on_screen.covered = (0..nb).map(|i| covered_at(scr(at[i]))).collect();
         self.data.on_screen.marker = vec![false; nb];
         // Bodies out of the view: a marker on the edge pointing at them.

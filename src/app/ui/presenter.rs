@@ -12,9 +12,10 @@ use crate::app::lab::palette::algorithm_color;
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;
 
-/// The banner at the world view's top-left corner.
-pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) {
-    let Some(lab) = data.lab.as_deref() else { return };
+/// The banner at the world view's top-left corner; returns where it is (the
+/// labels on the world keep clear of it).
+pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) -> Option<egui::Rect> {
+    let Some(lab) = data.lab.as_deref() else { return None };
     let algorithm = lab.world.settings.algorithm;
     let handled: Vec<&str> = lab.report.as_ref().map_or(Vec::new(), |r| {
         (0..r.handled.len())
@@ -28,7 +29,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) {
         n if n > 8 => format!("E ∪ F⁺ = {{{}, …}}  ({n} rows)", handled[..8].join(", ")),
         _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
     };
-    egui::Area::new(egui::Id::new("presenter-banner"))
+    let shown = egui::Area::new(egui::Id::new("presenter-banner"))
         .fixed_pos(world.min + egui::vec2(14.0, 36.0))
         .interactable(false)
         .order(egui::Order::Foreground)
@@ -48,4 +49,5 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) {
                     );
                 });
         });
+    Some(shown.response.rect)
 }
