@@ -67,19 +67,7 @@ impl Plugin for LabPlugin {
             .add_message::<LabAction>()
             .add_message::<InstallScene>()
             .add_message::<StateJumped>()
-            .configure_sets(
-                FixedUpdate,
-                (
-                    PhysicsSet::Gather,
-                    PhysicsSet::Forces,
-                    PhysicsSet::Log,
-                    PhysicsSet::Step,
-                    PhysicsSet::Lanes,
-                    PhysicsSet::Writeback,
-                    PhysicsSet::Record,
-                )
-                    .chain(),
-            )
+            .configure_sets(FixedUpdate, PhysicsSet::all().chain())
             .configure_sets(
                 Update,
                 (FrameSet::Prepare, FrameSet::Tools, FrameSet::Mouse, FrameSet::Draw, FrameSet::Overlay).chain(),

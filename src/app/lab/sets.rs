@@ -8,6 +8,7 @@
 //! Update       FrameSet:   Prepare → Tools → Mouse → Draw → Overlay
 //! ```
 
+use bevy::ecs::schedule::{InternedSystemSet, ScheduleConfigs};
 use bevy::prelude::*;
 
 /// The chained sets of one fixed step, in order.
@@ -27,6 +28,15 @@ pub enum PhysicsSet {
     Writeback,
     /// Plots, timeline, trails record the step.
     Record,
+}
+
+impl PhysicsSet {
+    /// Every set of one step, in order, to configure them at once (the lab
+    /// chains them, the physics budget runs them only while it lasts).
+    pub fn all() -> ScheduleConfigs<InternedSystemSet> {
+        use PhysicsSet::*;
+        (Gather, Forces, Log, Step, Lanes, Writeback, Record).into_configs()
+    }
 }
 
 /// The [`PreUpdate`] set that installs requested scenes; features that react

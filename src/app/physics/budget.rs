@@ -75,19 +75,7 @@ pub struct BudgetPlugin;
 impl Plugin for BudgetPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PhysicsBudget>()
-            .configure_sets(
-                FixedUpdate,
-                (
-                    PhysicsSet::Gather,
-                    PhysicsSet::Forces,
-                    PhysicsSet::Log,
-                    PhysicsSet::Step,
-                    PhysicsSet::Lanes,
-                    PhysicsSet::Writeback,
-                    PhysicsSet::Record,
-                )
-                    .run_if(within_budget),
-            )
+            .configure_sets(FixedUpdate, PhysicsSet::all().run_if(within_budget))
             .add_systems(First, start_frame_budget)
             .add_systems(FixedFirst, spend_frame_budget);
     }
