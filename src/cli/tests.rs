@@ -189,17 +189,21 @@ fn absurd_step_counts_are_refused_at_once() {
     assert!(sim::step_count(f64::INFINITY, 1e-3).is_err());
 }
 
-/// τ below h (Baumgarte overshoots with an explicit step) is warned about
-/// before the run, with the rule to follow; τ ≥ h is not.
+/// τ at or below eq. (5)'s stable bound (1.207 h under the default
+/// semi-implicit Euler) is warned about before the run, with the value to use;
+/// τ = 1.25 h is not.
 #[test]
 fn a_tau_below_h_is_warned_about() {
     let mut out = Vec::new();
     let args = RunArgs { duration: Some(0.005), tau: Some(1e-4), ..run_args(scene("wedge.ron")) };
     run(&args, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.starts_with("warning: τ = 1e-4 s is below h = 1e-3 s") && text.contains("use τ ≥ h"), "{text}");
+    assert!(text.starts_with("warning: τ = 1e-4 s is at or below 1.2071e-3 s") && text.contains("use τ ≥"), "{text}");
     let mut out = Vec::new();
     run(&RunArgs { duration: Some(0.005), tau: Some(1e-3), ..run_args(scene("wedge.ron")) }, &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("warning: τ = 1e-3 s is at or below"), "τ = h is unstable too");
+    let mut out = Vec::new();
+    run(&RunArgs { duration: Some(0.005), tau: Some(1.25e-3), ..run_args(scene("wedge.ron")) }, &mut out).unwrap();
     assert!(!String::from_utf8(out).unwrap().contains("warning"));
 }
 
@@ -215,7 +219,7 @@ fn a_diverging_run_stops_names_the_step_and_the_cause() {
     let CliError::Diverged { step, t, ref constraint, ref cause } = err else { panic!("{err}") };
     assert!(step < 100 && (t - step as f64 * 1e-3).abs() < 1e-9, "step {step}, t {t}");
     assert!(constraint.is_some());
-    assert!(cause.contains("τ = 1e-9 s is below h = 1e-3 s") && cause.contains("use τ ≥ h"), "{cause}");
+    assert!(cause.contains("τ = 1e-9 s is at or below 1.2071e-3 s") && cause.contains("use τ ≥"), "{cause}");
     let rows = csv::Reader::from_path(&csv_path).unwrap().records().count() as u64;
     assert_eq!(rows, step, "one CSV row per step taken, none repeated");
     assert!(err.to_string().contains(&format!("diverged at step {step}")), "{err}");

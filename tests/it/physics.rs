@@ -166,7 +166,11 @@ fn a_diverging_step_restores_the_last_good_state_and_pauses() {
     let speed = lab.world.state.qd.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     assert!(speed <= contact_core::world::DIVERGED_SPEED, "the state before the diverged step: {speed}");
     let status = app.world().resource::<Status>();
-    assert!(status.error && status.text.contains("Diverged") && status.text.contains("use τ ≥ h"), "{}", status.text);
+    assert!(
+        status.error && status.text.contains("Diverged") && status.text.contains("the stable bound of Baumgarte"),
+        "{}",
+        status.text
+    );
     // Paused: no further step.
     let steps_now = steps(&app);
     app.update();

@@ -276,18 +276,16 @@ impl World {
     /// Settings known to be unstable or unsafe for this world now, one sentence
     /// each (empty: none), for a step `h` and Baumgarte's `tau`:
     ///
-    /// * `τ < h`: eq. (5) under an explicit step corrects more than the error
-    ///   (the velocity term alone multiplies it by `1 − 2h/τ`, past −1);
+    /// * `τ` at or below the stable bound of eq. (5) for the integrator
+    ///   ([`Integrator::min_tau_over_h`]: `1.207 h` for semi-implicit Euler,
+    ///   `h` for the constant-acceleration step);
     /// * `h v > r`: the fastest body moves farther than the smallest ball's
     ///   radius in a step, and a contact may be crossed between two step ends
     ///   unseen (events look at the ends).
     pub fn stability_warnings(&self, tau: f64, h: f64) -> Vec<String> {
         let mut out = Vec::new();
-        if tau < h {
-            out.push(format!(
-                "τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots with an explicit step and \
-                 the run may diverge; use τ ≥ h (τ ≈ 10 h is the usual choice)"
-            ));
+        if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {
+            out.push(warning);
         }
         let bodies = &self.model.bodies;
         let dynamic = (0..bodies.len()).filter(|&b| bodies[b].is_dynamic());
@@ -324,8 +322,8 @@ impl World {
             format!("a violation of {max_violation:.3e} m, past {DIVERGED_VIOLATION} m")
         };
         let tau = self.settings.tau;
-        let why = if tau < h {
-            format!("τ = {tau:e} s is below h = {h:e} s: Baumgarte's correction overshoots; use τ ≥ h")
+        let why = if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {
+            warning
         } else {
             format!("h = {h:e} s may be too large for this scene, or a force too strong; try a smaller h or a larger τ")
         };

@@ -8,7 +8,7 @@ use approx::assert_relative_eq;
 use contact_core::testing::{body, half_plane};
 use contact_core::{
     Algorithm, BodyKind, Constraint, ConstraintKind, Curve, Geometry, ImpulseMode, Integrator, Model, Settings, State,
-    World,
+    StepStatus, World,
 };
 use nalgebra::Vector2;
 
@@ -274,8 +274,9 @@ fn a_rebound_shorter_than_the_step_is_plastic() {
     }
 }
 
-/// The settings known to be unstable are named before they are used: τ below
-/// h, and a step in which the fastest body moves past the smallest radius.
+/// The settings known to be unstable are named before they are used: τ at or
+/// below eq. (5)'s stable bound, and a step in which the fastest body moves
+/// past the smallest radius.
 #[test]
 fn unstable_settings_are_warned_about() {
     let (model, mut state) = ball_on_floor(1.0, 0.1, 0.5);
@@ -284,7 +285,10 @@ fn unstable_settings_are_warned_about() {
     assert!(w.stability_warnings(1e-2, 1e-3).is_empty());
     let tau = w.stability_warnings(1e-4, 1e-3);
     assert_eq!(tau.len(), 1);
-    assert!(tau[0].starts_with("τ = 1e-4 s is below h = 1e-3 s") && tau[0].contains("use τ ≥ h"), "{tau:?}");
+    assert!(
+        tau[0].starts_with("τ = 1e-4 s is at or below 1.2071e-3 s") && tau[0].contains("use τ ≥ 1.51e-3 s"),
+        "{tau:?}"
+    );
     // 20 m/s × 6 ms = 0.12 m > 0.1 m; 5 ms is the largest safe step.
     let fast = w.stability_warnings(1.0, 6e-3);
     assert_eq!(fast.len(), 1);
@@ -336,4 +340,70 @@ fn a_hop_shorter_than_an_event_sample_is_held_on_the_floor() {
         assert!(r.g[0] >= -1e-6 && r.g[0] <= 1e-6, "{alg:?}: g = {:e}", r.g[0]);
         assert!(r.handled[0], "{alg:?}: the floor is held");
     }
+}
+
+/// The stable bound of Baumgarte's eq. (5) per integrator
+/// ([`Integrator::min_tau_over_h`]): semi-implicit Euler needs τ > h/(2√2 − 2)
+/// ≈ 1.207 h, the constant-acceleration step τ > h. The warning fires at
+/// τ/h = 1.1 and 1.2 under the first, at none of 1.1, 1.2, 1.25 under the
+/// second; and the bound is the one a pendulum's rod meets.
+#[test]
+fn the_tau_warning_follows_each_integrator_s_stable_bound() {
+    let (model, state) = ball_on_floor(1.0, 0.1, 0.5);
+    let h = 1e-3;
+    for (integrator, warned) in [
+        (Integrator::SemiImplicitEuler, [true, true, false]),
+        (Integrator::ConstantAcceleration, [false, false, false]),
+    ] {
+        let w = World::new(model.clone(), state.clone(), Settings { integrator, ..Settings::default() });
+        for (ratio, expected) in [1.1, 1.2, 1.25].into_iter().zip(warned) {
+            let warnings = w.stability_warnings(ratio * h, h);
+            assert_eq!(!warnings.is_empty(), expected, "{integrator:?} at τ/h = {ratio}: {warnings:?}");
+        }
+        assert!(!w.stability_warnings(0.999 * h, h).is_empty(), "{integrator:?} below h");
+    }
+    assert!((Integrator::SemiImplicitEuler.min_tau_over_h() - 1.0 / (2.0 * 2f64.sqrt() - 2.0)).abs() < 1e-15);
+    assert_eq!(Integrator::ConstantAcceleration.min_tau_over_h(), 1.0);
+}
+
+/// The bound is where a rod's error stops decaying: a 1 m rod without gravity,
+/// its bob moved 1 mm off the rod's length, stepped at h = 10 ms for 50 s.
+/// Under semi-implicit Euler the error grows to the rod's own size at
+/// τ/h = 1.19 and 1.2 (bounded only by the geometry) and decays to round-off at
+/// 1.21; under the constant-acceleration step the run diverges at τ/h = 0.98
+/// and the error decays at 1.02.
+#[test]
+fn a_rod_s_error_grows_just_below_the_bound_and_decays_just_above() {
+    let h = 0.01;
+    // The largest |g| over the last 10 s, or infinity if the run diverged.
+    let late_error = |integrator: Integrator, ratio: f64| {
+        let text = format!(
+            r#"Scene(name: "rod", gravity: (0, 0),
+                bodies: [Ball(name: "bob", position: (1, 1), mass: 1, radius: 0.02), Anchor(name: "pivot", position: (0, 1))],
+                constraints: [Rod(name: "rod", a: "bob", b: "pivot")],
+                solver: (algorithm: Right, dt: {h:?}, tau: {:?}))"#,
+            ratio * h
+        );
+        let mut w = contact_core::scene::parse(&text, "rod.ron", &Default::default()).unwrap().world;
+        w.settings.integrator = integrator;
+        w.state.q[0] += 1e-3;
+        let mut late = 0.0_f64;
+        for i in 0..5000 {
+            let r = w.step(h);
+            if matches!(r.status, StepStatus::Diverged { .. }) {
+                return f64::INFINITY;
+            }
+            if i >= 4000 {
+                late = late.max(r.g[0].abs());
+            }
+        }
+        late
+    };
+    let sie = Integrator::SemiImplicitEuler;
+    assert!(late_error(sie, 1.19) > 1e-2, "semi-implicit Euler at τ/h = 1.19: {:e}", late_error(sie, 1.19));
+    assert!(late_error(sie, 1.2) > 1e-2, "semi-implicit Euler at τ/h = 1.2");
+    assert!(late_error(sie, 1.21) < 1e-12, "semi-implicit Euler at τ/h = 1.21: {:e}", late_error(sie, 1.21));
+    let ca = Integrator::ConstantAcceleration;
+    assert!(late_error(ca, 0.98) > 1e-2, "constant acceleration at τ/h = 0.98");
+    assert!(late_error(ca, 1.02) < 1e-12, "constant acceleration at τ/h = 1.02: {:e}", late_error(ca, 1.02));
 }

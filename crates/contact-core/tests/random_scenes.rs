@@ -910,7 +910,7 @@ fn g(w: &World, name: &str) -> f64 {
 /// only for `r < 2√2 − 2`: a 1 m pendulum's rod at `τ = h` diverges (eigenvalue
 /// −1.618), at `τ = 1.25 h` it holds. Caught as `Diverged` steps of Exact in
 /// random scenes with `τ/h` in [1.01, 1.12]; property 1 counts them from 1.25 on.
-/// (world.rs's cause says "use τ ≥ h": not enough for this integrator.)
+/// The warning and the divergence cause now say so ([`Integrator::min_tau_over_h`]).
 #[test]
 fn baumgarte_with_semi_implicit_euler_needs_tau_above_1_21_h() {
     let pendulum = |tau: f64| {

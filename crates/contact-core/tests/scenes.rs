@@ -486,6 +486,6 @@ fn a_diverging_step_reports_its_cause() {
     let status = (0..1000).map(|_| w.step(1e-3).status).find(|s| *s != StepStatus::Ok).expect("diverges");
     let StepStatus::Diverged { constraint, cause } = status else { unreachable!() };
     assert!(constraint.is_some());
-    assert!(cause.contains("below h") && cause.contains("use τ ≥ h"), "{cause}");
+    assert!(cause.contains("at or below 1.2071e-3 s") && cause.contains("use τ ≥ 1.51e-3 s"), "{cause}");
     assert!(w.steps < 100, "caught early: step {}", w.steps);
 }

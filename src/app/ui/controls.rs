@@ -3,7 +3,9 @@
 //! integrator; what to draw; the pinned springs.
 //!
 //! A value of `h` or `τ` known to be unstable ([`contact_core::World::stability_warnings`]:
-//! `τ < h`, or a step in which the fastest body moves past the smallest radius)
+//! `τ` at or below eq. (5)'s stable bound for the integrator, 1.207 h under
+//! semi-implicit Euler and h under the constant-acceleration step, or a step in
+//! which the fastest body moves past the smallest radius)
 //! is not applied at once: the panel says why and waits for "Apply anyway".
 
 use bevy_egui::egui::{self, RichText};
