@@ -33,8 +33,12 @@
 //!   of a cradle is shared among the balls (no ball is left exactly at rest).
 //! * **sequential**: contact by contact, most approaching first, each a
 //!   two-body impact with its own `e` (`P_k = −(1 + e) v_k / A_kk`), until no contact
-//!   approaches (or a sweep cap). On a cradle with `e = 1` the velocity is passed
-//!   down the line: the striker stops and the last ball leaves with its speed.
+//!   approaches. On a cradle with `e = 1` the velocity is passed down the line:
+//!   the striker stops and the last ball leaves with its speed. A sweep that
+//!   reaches its cap (`1000 m` picks: a heavy body on light ones passes on only
+//!   a fraction of its momentum per pick) is finished by the plastic problem
+//!   on the velocities it reached (`v⁺ ≥ 0`, `ΔP ≥ 0`, complementary), so no
+//!   row is left approaching and no energy is added.
 
 use serde::{Deserialize, Serialize};
 
@@ -169,13 +173,17 @@ pub(crate) fn resolve(
             let mut vel = v.clone();
             // Each contact keeps the restitution of its first hit in this impact.
             let mut e_first: Vec<Option<f64>> = vec![None; m];
+            let mut capped = true;
             for _ in 0..1000 * m.max(1) {
                 // The most approaching inequality, or the most violated equality.
                 let below = |i: usize| floor(i, rows[i]) - vel[i];
                 let pick = (0..m)
                     .filter(|&i| if i < neq { vel[i].abs() > SWEEP_EPS } else { below(i) > SWEEP_EPS })
                     .max_by(|&i, &j| below(i).abs().total_cmp(&below(j).abs()));
-                let Some(i) = pick else { break };
+                let Some(i) = pick else {
+                    capped = false;
+                    break;
+                };
                 let aii = graph.diag[i];
                 if aii <= 0.0 {
                     break;
@@ -190,6 +198,18 @@ pub(crate) fn resolve(
                 vel[i] += aii * p;
                 for (j, aji) in &graph.adj[i] {
                     vel[*j] += aji * p;
+                }
+            }
+            if capped {
+                // The sweep gave up (a heavy body on light ones passes on only a
+                // fraction of its momentum per pick): finish with the plastic
+                // problem on the velocities it reached, `v⁺ ≥ floor`, `ΔP ≥ 0`,
+                // complementary; a projection, so it only removes energy, and
+                // no row is left approaching.
+                let b: Vec<f64> = (0..m).map(|i| floor(i, rows[i]) - vel[i]).collect();
+                let rest = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS, 0.0).lambda;
+                for (p, dp) in impulse.iter_mut().zip(rest) {
+                    *p += dp;
                 }
             }
         }
