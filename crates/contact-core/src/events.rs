@@ -81,6 +81,7 @@ pub(crate) fn first_activation(
     hold: &mut Vec<usize>,
 ) -> Option<Event> {
     let TrialStep { active, qdd, g_trial, h } = *trial;
+    let held_before = hold.len();
     let ev = &settings.events;
     if !ev.enabled || earlier.len() >= ev.max_per_step {
         return None;
@@ -115,7 +116,9 @@ pub(crate) fn first_activation(
                 // Held only when it would end clearly inside: within half the
                 // active tolerance Baumgarte mends it (a settled pile has many).
                 _ => {
-                    if g0[k] >= 0.0 && g_trial[k] < -0.5 * tol.active && !hold.contains(&k) {
+                    // From the surface or from round-off below it (a resting
+                    // row Baumgarte leaves at −1e-14 m).
+                    if g0[k] >= -tol.active && g_trial[k] < -0.5 * tol.active && !hold.contains(&k) {
                         hold.push(k);
                     }
                     continue;
@@ -124,7 +127,11 @@ pub(crate) fn first_activation(
         }
         first = first.min(illinois(|s| g_at(k, s), a, fa, h, g_trial[k]));
     }
-    if !first.is_finite() {
+    // A row newly held takes precedence over a rewind to another row: the step
+    // is solved again with it held, and the other row's crossing is located on
+    // that solve's path (rewound first, the hold's landing would aim at g = 0
+    // from wherever the rewind left the row, and launch it).
+    if !first.is_finite() || hold.len() > held_before {
         return None;
     }
     let at: State = integrator.advance(&start, qdd, first);

@@ -223,6 +223,9 @@ impl World {
                 continue;
             }
             if let Some(event) = event {
+                // Holds were aimed at the end of the step from its old start:
+                // after the rewind they are decided afresh.
+                hold.clear();
                 remaining -= event.dt;
                 let g_now = self.model.constraint_values(&self.state.q);
                 solver.after_step(&ctx, &sol, &g_now, &mut self.active_set, &mut trace);

@@ -70,13 +70,13 @@
 //! **Known issues**, each with a regression test below marked `#[ignore]` until
 //! its fix lands; `CONTACT_LAB_RANDOM_STRICT=1` runs the properties without the
 //! allowances they need today:
-//! * events.rs/world.rs: a row touching and separating at a sub-step's start
-//!   that comes back within the first of `first_activation`'s 32 samples was
-//!   taken for "never left": no event, the step ended up to `h² |a|` inside. Fixed
-//!   in eba231f for rows at `g ≥ 0`, but not for rows resting at round-off below
-//!   ([`a_hop_from_round_off_below_the_floor_lands_on_it`]); and a held row keeps
-//!   its landing `d` after a rewind to another row's impact, which launches it
-//!   ([`a_held_hop_rewound_to_another_impact_is_not_launched`]);
+//! * events.rs/world.rs (fixed): a row touching and separating at a sub-step's
+//!   start that comes back within the first of `first_activation`'s 32 samples
+//!   was taken for "never left": no event, the step ended up to `h² |a|` inside.
+//!   Such a row is held active, also from round-off below the surface
+//!   ([`a_hop_from_round_off_below_the_floor_lands_on_it`]); a new hold takes
+//!   precedence over a rewind to another row, and holds are cleared after an
+//!   event ([`a_held_hop_rewound_to_another_impact_is_not_launched`]);
 //! * world.rs: a speculative row's `d` lands it at the end of the step, on a path
 //!   that dips up to `|v| h / 4` below; an event elsewhere cuts the step there
 //!   ([`a_speculative_landing_cut_by_an_event_ends_inside`]). Property 2 allows
@@ -956,9 +956,9 @@ fn hop(algorithm: &str, y: &str) -> String {
 /// The same hop from 1e-14 m below the floor (touching: Baumgarte leaves resting
 /// rows at such round-off) still ends 0.96 mm inside: eba231f holds a row only
 /// when `g ≥ 0` at the start. Caught by property 2 after eba231f as
-/// `w0:b0 at g = −5.4e-4` (start g = −5.2e-14, three events).
+/// `w0:b0 at g = −5.4e-4` (start g = −5.2e-14, three events). Fixed: a row
+/// within the active tolerance below can be held (events.rs).
 #[test]
-#[ignore = "world.rs/events.rs: the hold of eba231f needs g ≥ 0 at the start, not |g| ≤ tol.active"]
 fn a_hop_from_round_off_below_the_floor_lands_on_it() {
     let mut w = world(&hop("Right", "0.09999999999999"));
     w.step(0.01);
@@ -970,8 +970,9 @@ fn a_hop_from_round_off_below_the_floor_lands_on_it() {
 /// impact, where the ball is 0.95 mm inside the floor; the held row's landing `d`
 /// then takes it back to the floor in the 0.1 ms left: it leaves at 9.4 m/s, and
 /// the energy goes from 60.8 J to 105.1 J. Found while checking eba231f.
+/// Fixed: a new hold takes precedence over the rewind, and holds are cleared
+/// after an event (events.rs, world.rs).
 #[test]
-#[ignore = "world.rs: a held row keeps its landing d after a rewind to another row's event"]
 fn a_held_hop_rewound_to_another_impact_is_not_launched() {
     let mut w = world(
         r#"Scene(name: "hop and hit", gravity: (0, -9.81),
