@@ -52,6 +52,8 @@ pub struct History {
     pub record_all: bool,
     /// The model's rows version the constraint series were resolved against.
     rows_version: u64,
+    /// Work of the mouse springs since the start (J): every step's, recorded or not.
+    user_work: f64,
 }
 
 impl Default for History {
@@ -68,6 +70,7 @@ impl Default for History {
             truncate_after: None,
             record_all: true,
             rows_version: 0,
+            user_work: 0.0,
         }
     }
 }
@@ -104,6 +107,8 @@ impl History {
             let v = match s.source {
                 Source::Coord(i) => world.state.q[i],
                 Source::Velocity(i) => world.state.qd[i],
+                Source::TotalEnergy => world.model.total_energy(&world.state),
+                Source::UserWork => 0.0,
                 _ => f64::NAN,
             };
             if v.is_finite() {
@@ -143,6 +148,7 @@ impl History {
         if let Some(t) = self.truncate_after.take() {
             self.truncate(t);
         }
+        self.user_work += report.user_work;
         self.counter += 1;
         if self.counter % self.stride != 0 {
             return;
@@ -162,7 +168,8 @@ impl History {
         let t = world.state.t;
         self.t.push(t);
         for s in &mut self.series {
-            s.points.push(PlotPoint::new(t, s.source.value(world, report)));
+            let v = if s.source == Source::UserWork { self.user_work } else { s.source.value(world, report) };
+            s.points.push(PlotPoint::new(t, v));
         }
     }
 
@@ -193,6 +200,8 @@ impl History {
             }
         }
         self.counter = 0;
+        // The mouse's work up to the instant gone back to (0 if not recorded).
+        self.user_work = self.get("user_work").and_then(|s| s.points.last()).map_or(0.0, |p| p.y);
     }
 
     /// Writes `t` and the named series as CSV (empty cells before a series started).

@@ -9,6 +9,7 @@ mod common;
 mod compare;
 mod cue;
 mod drag;
+mod energy;
 mod inputs;
 mod physics;
 mod readme;

@@ -52,6 +52,9 @@ pub struct Event {
     /// `(k, P_k)`: the impulse on each contact, in N·s.
     pub impulse: Vec<(usize, f64)>,
     pub mode: ImpulseMode,
+    /// Kinetic energy the impact took out, `½ q̇⁻ᵀ M q̇⁻ − ½ q̇⁺ᵀ M q̇⁺`, in J
+    /// (0 for an elastic impact; negative would mean the law created energy).
+    pub energy_lost: f64,
 }
 
 /// A trial step from the current state: `q̈` held over `h`, the rows its solve
@@ -139,6 +142,7 @@ pub(crate) fn first_activation(
     // Every crossing constraint that is (numerically) touching at `first` activates.
     let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= settings.tol.active).collect();
     *state = at;
+    let before = model.kinetic_energy(state);
     let result = impulse::resolve(model, state, &impact(settings), &g_now, &hit_before(model, earlier), h - first);
     Some(Event {
         t: state.t,
@@ -147,6 +151,7 @@ pub(crate) fn first_activation(
         approach_speed: result.approach_speed,
         impulse: result.impulse,
         mode: settings.events.impulses,
+        energy_lost: before - model.kinetic_energy(state),
     })
 }
 
@@ -179,6 +184,7 @@ pub(crate) fn touching_impact(
         return None;
     }
     let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
+    let before = model.kinetic_energy(state);
     let result = impulse::resolve(model, state, &impact(settings), &g, &hit_before(model, earlier), h);
     Some(Event {
         t: state.t,
@@ -187,6 +193,7 @@ pub(crate) fn touching_impact(
         approach_speed: result.approach_speed,
         impulse: result.impulse,
         mode: settings.events.impulses,
+        energy_lost: before - model.kinetic_energy(state),
     })
 }
 

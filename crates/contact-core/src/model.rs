@@ -192,6 +192,23 @@ impl Model {
             .sum()
     }
 
+    /// The mechanical energy `½ q̇ᵀ M q̇ − Σ (m g + F)·p`: constant under the
+    /// forces of eq. (1) that derive from a potential and ideal constraints
+    /// (`Jᵀλ` does no work on a path that keeps `g = 0`).
+    pub fn total_energy(&self, state: &State) -> f64 {
+        self.kinetic_energy(state) + self.potential_energy(state)
+    }
+
+    /// Work of the user's forces (`user_force`: the mouse springs) on a move of
+    /// the bodies' points from `before` to `after`, held over it: `Σ F_u·Δp`.
+    pub fn user_work(&self, before: &State, after: &State) -> f64 {
+        self.bodies
+            .iter()
+            .filter(|b| b.is_dynamic() && (b.user_force.x != 0.0 || b.user_force.y != 0.0))
+            .map(|b| b.user_force.dot(&(b.kinematics(&after.q, &after.qd).p - b.kinematics(&before.q, &before.qd).p)))
+            .sum()
+    }
+
     /// Position of body `b`'s point.
     pub fn position(&self, b: usize, state: &State) -> Vector2<f64> {
         self.bodies[b].kinematics(&state.q, &state.qd).p

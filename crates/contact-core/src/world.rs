@@ -80,6 +80,10 @@ pub struct StepReport {
     /// Solves of eq. (6) in the step (all sub-steps).
     pub solves: usize,
     pub kinetic_energy: f64,
+    /// [`Model::total_energy`] after the step, in J.
+    pub total_energy: f64,
+    /// Work of the user's forces (the mouse springs) over the step, in J.
+    pub user_work: f64,
     /// Largest `|J_S q̈ − d_S|` over the handled rows of every solve.
     pub kkt_residual: f64,
     /// `max_k |min(λ_k, J_k q̈ − d_k)|` over active inequalities: 0 exactly when
@@ -170,6 +174,7 @@ impl World {
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
         self.refresh_contacts(h);
+        let start = self.state.clone();
         let algorithm = self.settings.algorithm;
         let solver = algorithm.solver();
         let mut remaining = h;
@@ -267,6 +272,8 @@ impl World {
             min_lambda,
             solves,
             kinetic_energy: self.model.kinetic_energy(&self.state),
+            total_energy: self.model.total_energy(&self.state),
+            user_work: self.model.user_work(&start, &self.state),
             kkt_residual,
             complementarity_error: comp,
             events,

@@ -407,3 +407,25 @@ fn a_rod_s_error_grows_just_below_the_bound_and_decays_just_above() {
     assert!(late_error(ca, 0.98) > 1e-2, "constant acceleration at τ/h = 0.98");
     assert!(late_error(ca, 1.02) < 1e-12, "constant acceleration at τ/h = 1.02: {:e}", late_error(ca, 1.02));
 }
+
+/// Each impact says the kinetic energy it took out: a ball dropped from 1 m on
+/// a floor loses `(1 − e²) ½ m v⁻²` at its first impact (e = 0.8, and e = 1:
+/// nothing), and between impacts the total energy `½ m v² + m g y` of the
+/// constant-acceleration flight stays what it was.
+#[test]
+fn an_impact_reports_the_energy_it_took_out() {
+    for e in [0.0, 0.8, 1.0] {
+        let (model, state) = ball_on_floor(1.0, 0.1, 0.5);
+        let settings = Settings { integrator: Integrator::ConstantAcceleration, ..Settings::default() };
+        let mut w = World::new(model, state, settings);
+        w.settings.events.restitution = e;
+        let e0 = w.model.total_energy(&w.state);
+        let event = (0..2000).find_map(|_| w.step(1e-3).events.into_iter().next()).expect("the ball hits the floor");
+        let v = event.approach_speed[0].1;
+        let expected = (1.0 - e * e) * 0.5 * 0.5 * v * v;
+        assert_relative_eq!(event.energy_lost, expected, epsilon = 1e-9 * e0);
+        // Before the impact, the flight kept E; after it, E is what the impact left.
+        let r = w.step(1e-3);
+        assert_relative_eq!(r.total_energy, e0 - event.energy_lost, epsilon = 1e-9 * e0);
+    }
+}

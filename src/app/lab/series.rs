@@ -1,7 +1,8 @@
 //! What a series name means: the scene files' plot names
 //! ([`contact_core::scene::series_names`]) resolved against a world —
 //! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
-//! `NAME.handled`, `max_violation`, `kinetic_energy`, `handled`, `iterations` —
+//! `NAME.handled`, `max_violation`, `kinetic_energy`, `total_energy`,
+//! `user_work`, `handled`, `iterations` —
 //! and the value each reads from a step. The history, compare mode's lanes and
 //! the plots share it.
 
@@ -18,6 +19,11 @@ pub enum Source {
     Handled(usize),
     MaxViolation,
     KineticEnergy,
+    /// `½ q̇ᵀ M q̇` plus the potential of gravity and the constant forces.
+    TotalEnergy,
+    /// The work the mouse springs have done since the start (cumulative: the
+    /// recorder adds each step's [`StepReport::user_work`]).
+    UserWork,
     HandledCount,
     Iterations,
     /// A constraint row that is not in the model now (contacts by proximity).
@@ -37,6 +43,9 @@ impl Source {
             Source::Absent => f64::NAN,
             Source::MaxViolation => report.max_violation,
             Source::KineticEnergy => report.kinetic_energy,
+            Source::TotalEnergy => report.total_energy,
+            // The step's share; a recorder adds them up (see `Source::UserWork`).
+            Source::UserWork => report.user_work,
             Source::HandledCount => report.handled.iter().filter(|h| **h).count() as f64,
             Source::Iterations => report.solves as f64,
         }
@@ -70,7 +79,7 @@ impl Source {
             Source::G(_) | Source::MaxViolation | Source::Absent => "m",
             Source::Lambda(_) => "N",
             Source::Handled(_) => "0/1",
-            Source::KineticEnergy => "J",
+            Source::KineticEnergy | Source::TotalEnergy | Source::UserWork => "J",
             Source::HandledCount => "rows",
             Source::Iterations => "solves",
         }
@@ -82,6 +91,8 @@ pub fn resolve(world: &World, name: &str) -> Option<Source> {
     match name {
         "max_violation" => return Some(Source::MaxViolation),
         "kinetic_energy" => return Some(Source::KineticEnergy),
+        "total_energy" => return Some(Source::TotalEnergy),
+        "user_work" => return Some(Source::UserWork),
         "handled" => return Some(Source::HandledCount),
         "iterations" => return Some(Source::Iterations),
         _ => {}
@@ -123,6 +134,8 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::Handled(_) => format!("handled {}", name.trim_end_matches(".handled")),
                 Source::MaxViolation => "max violation".into(),
                 Source::KineticEnergy => "kinetic energy".into(),
+                Source::TotalEnergy => "total energy".into(),
+                Source::UserWork => "work of the mouse".into(),
                 Source::HandledCount => "handled rows".into(),
                 Source::Iterations => "solves of eq. (6)".into(),
                 Source::Coord(_) | Source::Absent => name.to_string(),

@@ -60,7 +60,10 @@ impl PlotsPanel<'_> {
         if self.state.show_extras {
             let extras = [
                 ("Largest violation [m]", vec!["max_violation"]),
-                ("Kinetic energy [J]", vec!["kinetic_energy"]),
+                (
+                    "Energy [J]: total (kinetic + gravity + constant forces), kinetic, work of the mouse",
+                    vec!["total_energy", "kinetic_energy", "user_work"],
+                ),
                 ("Handled rows and solves per step", vec!["handled", "iterations"]),
             ];
             for (title, series) in extras {

@@ -107,6 +107,7 @@ pub fn describe_event(ev: &contact_core::Event, names: &[String]) -> String {
     }
     if !imp.is_empty() {
         s += &format!("; impulses [N·s] ({}): {}", ev.mode.label(), imp.join(", "));
+        s += &format!("; energy lost {} J", num(ev.energy_lost));
     }
     s
 }
