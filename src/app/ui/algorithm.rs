@@ -54,6 +54,23 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             ui.label(RichText::new("no step yet: press Space or →").weak());
             return;
         };
+        if self.data.state.present {
+            // Presenter mode, narrow: what the audience watches when Platt and
+            // Right are switched, a label over its value — does it sink, does it stick.
+            ui.label(RichText::new("max violation").small().weak());
+            ui.label(RichText::new(format!("{} m", num(report.max_violation))).strong());
+            ui.label(RichText::new("min λ over F⁺").small().weak());
+            match report.min_lambda {
+                Some(l) if l < 0.0 => ui.label(
+                    RichText::new(format!("{} N (sticky)", num(l)))
+                        .strong()
+                        .color(egui::Color32::from_rgb(255, 100, 110)),
+                ),
+                Some(l) => ui.label(RichText::new(format!("{} N", num(l))).strong()),
+                None => ui.label("—"),
+            };
+            return;
+        }
         let handled: Vec<&str> = (0..report.handled.len())
             .filter(|&k| report.handled[k])
             .filter_map(|k| lab.constraint_names.get(k).map(String::as_str))

@@ -61,7 +61,8 @@ impl PlotsPanel<'_> {
             let extras = [
                 ("Largest violation [m]", vec!["max_violation"]),
                 (
-                    "Energy [J]: total (kinetic + gravity + constant forces), kinetic, work of the mouse",
+                    // Total: kinetic + the potential of gravity and the constant forces.
+                    "Energy [J]",
                     vec!["total_energy", "kinetic_energy", "user_work"],
                 ),
                 ("Handled rows and solves per step", vec!["handled", "iterations"]),
