@@ -9,7 +9,7 @@
 
 use contact_core::active_set::SolveContext;
 use contact_core::constraint::{RowEval, SparseRow};
-use contact_core::{ActiveSet, Algorithm, ConstraintKind, ContactProblem, Tolerances, Trace};
+use contact_core::{ActiveSet, Algorithm, ConstraintKind, ContactProblem, KktSolution, Tolerances, Trace};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -122,30 +122,38 @@ fn oracle(p: &Problem) -> Option<DVector<f64>> {
     None
 }
 
-/// Exact from `warm` (the handled set a previous step would leave) agrees with the oracle.
-fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
+/// Exact on `p` from `warm` (the handled set a previous step would leave),
+/// accepting the warm set within `warm_slack`; whether it hit its pivot cap.
+fn solve_exact(p: &Problem, warm: &[bool], warm_slack: f64) -> (ContactProblem, KktSolution, bool) {
     let cp = contact_problem(p);
     let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack: 0.0 };
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack };
     let mut set = ActiveSet::new(p.rows.len());
     for k in p.neq..p.rows.len() {
         set.handled[k] = warm.get(k).copied().unwrap_or(false);
     }
     let mut trace = Trace::new(Algorithm::Exact);
     let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut trace);
-    prop_assert!(!trace.capped);
+    (cp, sol, trace.capped)
+}
+
+/// Whether `qdd` is the oracle's answer `expected` to 1e-6 (relative to its size).
+fn same_qdd(qdd: &[f64], expected: &DVector<f64>) -> Result<(), TestCaseError> {
+    let scale = 1.0 + expected.amax();
+    for i in 0..qdd.len() {
+        prop_assert!((qdd[i] - expected[i]).abs() < 1e-6 * scale, "q̈[{i}] = {} vs oracle {}", qdd[i], expected[i]);
+    }
+    Ok(())
+}
+
+/// Exact from `warm` (the handled set a previous step would leave) agrees with the oracle.
+fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
+    let (cp, sol, capped) = solve_exact(p, warm, 0.0);
+    prop_assert!(!capped);
     prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
     let expected = oracle(p).expect("feasible by construction, so a complementary set exists");
+    same_qdd(&sol.qdd, &expected)?;
     let scale = 1.0 + expected.amax();
-    for i in 0..p.mass.len() {
-        prop_assert!(
-            (sol.qdd[i] - expected[i]).abs() < 1e-6 * scale,
-            "q̈[{}] = {} vs oracle {}",
-            i,
-            sol.qdd[i],
-            expected[i]
-        );
-    }
     for k in p.neq..p.rows.len() {
         let a = cp.tendency(k, &sol.qdd);
         prop_assert!(sol.lambda[k] >= 0.0);
@@ -168,14 +176,7 @@ const WORLD_SLACK: f64 = 1e-6 / (1e-2 * 1e-2);
 /// oracle's (to 1e-6) for the problem whose `d` is lowered, row by row, by
 /// the violation the slack let through (at most the slack).
 fn check_exact_with_slack(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
-    let cp = contact_problem(p);
-    let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack: WORLD_SLACK };
-    let mut set = ActiveSet::new(p.rows.len());
-    for k in p.neq..p.rows.len() {
-        set.handled[k] = warm.get(k).copied().unwrap_or(false);
-    }
-    let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut Trace::new(Algorithm::Exact));
+    let (cp, sol, _) = solve_exact(p, warm, WORLD_SLACK);
     prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
     let mut relaxed = p.clone();
     for k in p.neq..p.rows.len() {
@@ -185,16 +186,7 @@ fn check_exact_with_slack(p: &Problem, warm: &[bool]) -> Result<(), TestCaseErro
         relaxed.d[k] += a.min(0.0);
     }
     let expected = oracle(&relaxed).expect("the relaxed problem is feasible: q̈ of the solve satisfies it");
-    let scale = 1.0 + expected.amax();
-    for i in 0..p.mass.len() {
-        prop_assert!(
-            (sol.qdd[i] - expected[i]).abs() < 1e-6 * scale,
-            "q̈[{i}] = {} vs oracle {} of the relaxed problem",
-            sol.qdd[i],
-            expected[i]
-        );
-    }
-    Ok(())
+    same_qdd(&sol.qdd, &expected)
 }
 
 proptest! {
