@@ -7,7 +7,7 @@
 use bevy::math::{DVec2, Vec2};
 use bevy::prelude::Rect;
 use contact_core::scene::Overrides;
-use contact_lab::app::lab::{Lab, OnScreen, ViewTransform};
+use contact_lab::app::lab::{Lab, OnScreen, ViewTransform, palette};
 use contact_lab::app::screenshot::view_check::{self, MIN_SHARE};
 use contact_lab::app::view::scene_bounds;
 
@@ -75,7 +75,7 @@ fn paint(lab: &Lab, view: &ViewTransform, size: (u32, u32), offset: Vec2) -> ima
     for b in 0..lab.body_names.len() {
         let c = view.to_screen(lab.position(b)) + offset;
         let r = (lab.world.model.bodies[b].radius * view.ppm) as f32;
-        let rgb = view_check::body_rgb(lab, b);
+        let rgb = palette::body_disc_rgb(&lab.world, b);
         for (x, y, px) in img.enumerate_pixels_mut() {
             if (Vec2::new(x as f32, y as f32) - c).length() <= r {
                 *px = image::Rgb(rgb);

@@ -174,7 +174,9 @@ impl World {
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
         self.refresh_contacts(h);
-        let start = self.state.clone();
+        // The points the user's forces start from (the mouse's work), when any acts.
+        let pushed = self.model.bodies.iter().any(|b| b.user_force.x != 0.0 || b.user_force.y != 0.0);
+        let start = pushed.then(|| self.state.clone());
         let algorithm = self.settings.algorithm;
         let solver = algorithm.solver();
         let mut remaining = h;
@@ -273,7 +275,7 @@ impl World {
             solves,
             kinetic_energy: self.model.kinetic_energy(&self.state),
             total_energy: self.model.total_energy(&self.state),
-            user_work: self.model.user_work(&start, &self.state),
+            user_work: start.map_or(0.0, |s| self.model.user_work(&s, &self.state)),
             kkt_residual,
             complementarity_error: comp,
             events,

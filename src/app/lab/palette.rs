@@ -33,6 +33,14 @@ pub fn body_rgb(i: usize) -> [u8; 3] {
     BODIES[i % BODIES.len()]
 }
 
+/// Fixed bodies (anchors) are drawn grey.
+pub const FIXED_BODY: [u8; 3] = [110, 116, 128];
+
+/// The colour of body `b`'s disc: its billiard colour, grey when it is fixed.
+pub fn body_disc_rgb(world: &contact_core::World, b: usize) -> [u8; 3] {
+    if world.model.bodies[b].is_dynamic() { body_rgb(b) } else { FIXED_BODY }
+}
+
 pub const FORCE: [u8; 3] = [90, 170, 255];
 pub const LAMBDA_POS: [u8; 3] = [70, 220, 140];
 pub const LAMBDA_NEG: [u8; 3] = [255, 90, 110];

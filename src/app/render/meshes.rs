@@ -3,7 +3,6 @@
 //! forbidden side as a translucent shade across the visible area.
 
 use bevy::prelude::*;
-use contact_core::BodyKind;
 
 use super::trails::Trail;
 use crate::app::lab::{Interpolation, Lab, LabBody, PointMotion, SceneEntity, SceneLook, ViewTransform, palette};
@@ -45,11 +44,7 @@ pub fn add_body_visuals(
 ) {
     let (Some(lab), Some(assets)) = (lab, assets) else { return };
     for (e, body) in &added {
-        let b = &lab.world.model.bodies[body.index];
-        let rgb = match b.kind {
-            BodyKind::Fixed { .. } => [110, 116, 128],
-            _ => palette::body_rgb(body.index),
-        };
+        let rgb = palette::body_disc_rgb(&lab.world, body.index);
         commands.entity(e).insert((
             Mesh2d(assets.disc.clone()),
             MeshMaterial2d(materials.add(ColorMaterial::from_color(palette::bevy(rgb)))),

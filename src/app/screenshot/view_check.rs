@@ -9,17 +9,8 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::BodyKind;
 
 use crate::app::lab::{Lab, OnScreen, ViewTransform, palette};
-
-/// The colour of body `b`'s disc (the meshes' choice).
-pub fn body_rgb(lab: &Lab, b: usize) -> [u8; 3] {
-    match lab.world.model.bodies[b].kind {
-        BodyKind::Fixed { .. } => [110, 116, 128],
-        _ => palette::body_rgb(b),
-    }
-}
 
 /// The share of the pixels between 0.35 r and 0.9 r of a body's projected
 /// centre that must have its colour. The constraint lines, λ and force arrows
@@ -60,7 +51,7 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         let marker = on_screen.marker.get(b).copied().unwrap_or(false);
         let r_px = if body.radius > 0.0 { (body.radius * view.ppm) as f32 } else { 6.0 };
         let ring = ((0.35 * r_px).min(4.0), (0.9 * r_px).clamp(2.5, 12.0));
-        let share = if in_view { colour_share(img, at, ring, body_rgb(lab, b)) } else { 0.0 };
+        let share = if in_view { colour_share(img, at, ring, palette::body_disc_rgb(&lab.world, b)) } else { 0.0 };
         if in_view && !covered && share < MIN_SHARE {
             failures.push(format!(
                 "{}: in view at ({:.0}, {:.0}) px but only {:.0} % of the pixels around it have its colour",
