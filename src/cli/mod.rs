@@ -166,7 +166,7 @@ impl From<AlgorithmArg> for Algorithm {
 /// The impulse modes by their command-line names.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImpulsesArg {
-    /// One complementarity problem over every contact active at the impact.
+    /// Moreau's impact law on the contacts hit at the impact, one restitution per island
     Simultaneous,
     /// Impulses propagated contact by contact until none approaches (Newton's cradle).
     Sequential,

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::choice::Algorithm;
 use crate::constraint::ConstraintKind;
 use crate::kkt::{ContactProblem, KktSolution};
+use crate::settings::Units;
 use crate::trace::{Change, Iteration, Reason, Trace};
 
 /// The handled set `F⁺`, persistent across steps.
@@ -58,7 +59,15 @@ pub struct Tolerances {
 
 impl Default for Tolerances {
     fn default() -> Self {
-        Tolerances { active: 1e-6, tendency: 1e-9, separating: 1e-3 }
+        Tolerances::in_units(&Units::default())
+    }
+}
+
+impl Tolerances {
+    /// The default tolerances in the scene's `units`: 1e-6 lengths, 1e-9
+    /// accelerations, 1e-3 speeds (1 µm, 1e-9 m/s², 1 mm/s in SI units).
+    pub fn in_units(units: &Units) -> Self {
+        Tolerances { active: units.length(1e-6), tendency: units.acceleration(1e-9), separating: units.speed(1e-3) }
     }
 }
 

@@ -93,6 +93,8 @@ pub(crate) fn first_activation(
     let integrator = settings.integrator;
     let g0 = model.constraint_values(&start.q);
     let tol = settings.tol;
+    let roots = RootTol { g: settings.units.length(G_TOL), t: settings.units.time(T_TOL) };
+    let g_tol = roots.g;
     // Inactive at the start and not violated: apart, or touching and separating.
     let crossing: Vec<usize> = (0..g_trial.len())
         .filter(|&k| model.constraints[k].is_inequality() && !active[k] && g0[k] >= -tol.active && g_trial[k] < 0.0)
@@ -107,15 +109,15 @@ pub(crate) fn first_activation(
     let mut first = f64::INFINITY;
     for &k in &crossing {
         let (mut a, mut fa) = (0.0, g0[k]);
-        if fa <= G_TOL {
+        if fa <= g_tol {
             // Touching and separating (just bounced): bracket from the first sample
             // where it is apart. None apart: it never left, nothing to locate.
             let apart = (1..=SAMPLES)
                 .map(|i| h * i as f64 / SAMPLES as f64)
                 .map(|s| (s, g_at(k, s)))
-                .find(|(_, g)| *g > G_TOL || *g < 0.0);
+                .find(|(_, g)| *g > g_tol || *g < 0.0);
             match apart {
-                Some((s, g)) if g > G_TOL => (a, fa) = (s, g),
+                Some((s, g)) if g > g_tol => (a, fa) = (s, g),
                 // Held only when it would end clearly inside: within half the
                 // active tolerance Baumgarte mends it (a settled pile has many).
                 _ => {
@@ -128,7 +130,7 @@ pub(crate) fn first_activation(
                 }
             }
         }
-        first = first.min(illinois(|s| g_at(k, s), a, fa, h, g_trial[k]));
+        first = first.min(root(|s| g_at(k, s), a, fa, h, g_trial[k], roots));
     }
     // A row newly held takes precedence over a rewind to another row: the step
     // is solved again with it held, and the other row's crossing is located on
@@ -137,10 +139,26 @@ pub(crate) fn first_activation(
     if !first.is_finite() || hold.len() > held_before {
         return None;
     }
+    // A row the solve held (a speculative landing) lands at the end of the
+    // step on a path that may dip below the surface on the way (by up to
+    // `|v| h / 4`); a cut at `first` would leave it there. If it is inside at
+    // `first` by more than half the active tolerance, the event is where it reaches the surface instead: it is
+    // touching and approaching there, and the impact stops it.
+    let rows = model.eval_constraints(&start.q, &start.qd);
+    let resting = settings.units.speed(RESTING_SPEED);
+    let landing: Vec<usize> = (0..rows.len())
+        .filter(|&k| active[k] && model.constraints[k].is_inequality() && g0[k] >= 0.0)
+        .filter(|&k| rows[k].row.dot(&start.qd) < -resting)
+        .collect();
+    let dip = dipping(&landing, &g0, first, -0.5 * tol.active, roots, g_at);
+    if let Some((s, _)) = dip {
+        first = s;
+    }
     let at: State = integrator.advance(&start, qdd, first);
     let g_now = model.constraint_values(&at.q);
     // Every crossing constraint that is (numerically) touching at `first` activates.
-    let constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= settings.tol.active).collect();
+    let mut constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= settings.tol.active).collect();
+    constraints.extend(dip.map(|(_, k)| k));
     *state = at;
     let before = model.kinetic_energy(state);
     let result = impulse::resolve(model, state, &impact(settings), &g_now, &hit_before(model, earlier), h - first);
@@ -153,6 +171,27 @@ pub(crate) fn first_activation(
         mode: settings.events.impulses,
         energy_lost: before - model.kinetic_energy(state),
     })
+}
+
+/// The earliest time before `cut` where one of the `landing` rows (held by the
+/// solve, at or above the surface at the start, approaching) that is below
+/// `below` at `cut` (deeper than Baumgarte mends at once: half the active
+/// tolerance) reaches `g = 0`, and that row.
+fn dipping(
+    landing: &[usize],
+    g0: &[f64],
+    cut: f64,
+    below: f64,
+    roots: RootTol,
+    g_at: impl Fn(usize, f64) -> f64,
+) -> Option<(f64, usize)> {
+    landing
+        .iter()
+        .filter_map(|&k| {
+            let at_cut = g_at(k, cut);
+            (at_cut < below).then(|| (root(|s| g_at(k, s), 0.0, g0[k], cut, at_cut, roots), k))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
 /// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
@@ -176,7 +215,7 @@ pub(crate) fn touching_impact(
             let v = rows[k].row.dot(qd);
             model.constraints[k].is_inequality()
                 && rows[k].g <= settings.tol.active
-                && v < -RESTING_SPEED
+                && v < -settings.units.speed(RESTING_SPEED)
                 && !speculative(settings, rows[k].g, v, 0.0, h)
         })
         .collect();
@@ -207,6 +246,7 @@ fn impact(settings: &Settings) -> Impact {
         restitution: ev.restitution,
         min_impact_speed: ev.min_impact_speed,
         mode: ev.impulses,
+        units: settings.units,
     }
 }
 
@@ -219,19 +259,31 @@ fn hit_before(model: &Model, earlier: &[Event]) -> Vec<bool> {
     hit
 }
 
-/// A root is located when `0 ≤ g ≤ G_TOL` (m) ...
+/// A root is located when `0 ≤ g ≤ G_TOL` (length units, [`crate::settings::Units`]) ...
 const G_TOL: f64 = 1e-12;
-/// ... or when its bracket is narrower than `T_TOL` (s).
+/// ... or when its bracket is narrower than `T_TOL` (time units).
 const T_TOL: f64 = 1e-13;
+
+/// When [`illinois`] stops: `0 ≤ g ≤ g` or a bracket narrower than `t`.
+#[derive(Clone, Copy)]
+struct RootTol {
+    g: f64,
+    t: f64,
+}
 /// Samples of a trial step searched for the moment a separating contact is apart.
 const SAMPLES: usize = 32;
 
 /// Root of `f` in `[a, b]` with `f(a) > 0 > f(b)`, by the Illinois method with a
 /// bisection fallback. Returns a point where `f ≥ 0` (the left end of the final bracket).
-pub fn illinois(f: impl Fn(f64) -> f64, mut a: f64, mut fa: f64, mut b: f64, mut fb: f64) -> f64 {
+pub fn illinois(f: impl Fn(f64) -> f64, a: f64, fa: f64, b: f64, fb: f64) -> f64 {
+    root(f, a, fa, b, fb, RootTol { g: G_TOL, t: T_TOL })
+}
+
+/// [`illinois`] with the tolerances `tol` (the scene's units).
+fn root(f: impl Fn(f64) -> f64, mut a: f64, mut fa: f64, mut b: f64, mut fb: f64, tol: RootTol) -> f64 {
     let mut side = 0i8;
     for i in 0..200 {
-        if b - a <= T_TOL || fa <= G_TOL {
+        if b - a <= tol.t || fa <= tol.g {
             break;
         }
         let width = b - a;

@@ -45,11 +45,14 @@ use serde::{Deserialize, Serialize};
 use crate::kkt::ContactProblem;
 use crate::lcp::solve_lcp;
 use crate::model::{Model, State};
+use crate::schur::SchurGraph;
+use crate::settings::Units;
+use crate::speculative::RESTING_SPEED;
 
 /// How the impulses of simultaneous contacts are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum ImpulseMode {
-    /// One complementarity problem over every contact active at the instant.
+    /// Moreau's impact law on the islands hit at the instant (see the module docs).
     #[default]
     Simultaneous,
     /// Impulses propagated contact by contact until none approaches.
@@ -79,6 +82,8 @@ pub(crate) struct Impact {
     /// Below this approach speed (m/s) an impact is plastic.
     pub min_impact_speed: f64,
     pub mode: ImpulseMode,
+    /// The scene's units: the speeds below are in them.
+    pub units: Units,
 }
 
 /// The impulses of one impact.
@@ -87,10 +92,110 @@ pub(crate) struct Resolution {
     pub impulse: Vec<(usize, f64)>,
 }
 
-/// Speeds below this (m/s) count as separating or resting for the sweep.
+/// Speeds below this (speed units, [`Units`]) count as separating or resting for the sweep.
 const SPEED_EPS: f64 = 1e-12;
-/// The sequential sweep stops when no contact approaches faster than this (m/s).
+/// The sequential sweep stops when no contact approaches faster than this (speed units).
 const SWEEP_EPS: f64 = 1e-9;
+
+/// [`SPEED_EPS`], [`SWEEP_EPS`] and [`RESTING_SPEED`] in m/s.
+#[derive(Clone, Copy)]
+struct Speeds {
+    eps: f64,
+    sweep: f64,
+    resting: f64,
+}
+
+impl Speeds {
+    fn new(units: &Units) -> Self {
+        Speeds { eps: units.speed(SPEED_EPS), sweep: units.speed(SWEEP_EPS), resting: units.speed(RESTING_SPEED) }
+    }
+}
+
+/// The simultaneous law over the rows of an impact: equalities `0..neq`,
+/// touching inequalities `neq..nactive`, speculative ones after, with `graph`
+/// their `A = J M⁻¹ Jᵀ` and `v` their velocities `v⁻` before the impact.
+struct Moreau<'a> {
+    graph: &'a SchurGraph,
+    v: &'a [f64],
+    neq: usize,
+    nactive: usize,
+    speeds: Speeds,
+}
+
+impl Moreau<'_> {
+    /// The impulses (one per row), from `e_row(i)` the restitution a touching
+    /// row `i` asks for (0 when plastic; none when it approaches too slowly to
+    /// have a say) and `floor(i)` the lowest velocity a row
+    /// may leave with when the restitution is spent (0, or the speculative
+    /// rows' `−(g − tol/2)/h`). See the module docs.
+    fn solve(&self, e_row: impl Fn(usize) -> Option<f64>, floor: impl Fn(usize) -> f64) -> Vec<f64> {
+        let (graph, v, neq, nactive) = (self.graph, self.v, self.neq, self.nactive);
+        let Speeds { eps: speed_eps, sweep: sweep_eps, .. } = self.speeds;
+        let m = v.len();
+        let island = graph.islands();
+        let nislands = island.iter().map(|i| i + 1).max().unwrap_or(0);
+        // The islands hit: those holding a touching row that approaches.
+        let mut hit = vec![false; nislands];
+        for i in neq..nactive {
+            if v[i] < -speed_eps {
+                hit[island[i]] = true;
+            }
+        }
+        let mut impulse = vec![0.0; m];
+        // Pass 1, Moreau: the equalities and touching rows of the hit islands.
+        let first: Vec<usize> = (0..nactive).filter(|&i| hit[island[i]]).collect();
+        if first.is_empty() {
+            return impulse;
+        }
+        let sub = graph.restrict(&first);
+        let local = sub.islands();
+        // One restitution per island of touching rows: the smallest its
+        // approaching rows ask for (none approaching fast enough: plastic).
+        let mut e_island = vec![f64::INFINITY; local.iter().map(|i| i + 1).max().unwrap_or(0)];
+        for (l, &i) in first.iter().enumerate() {
+            if let Some(e) = e_row(i).filter(|_| i >= neq) {
+                e_island[local[l]] = e_island[local[l]].min(e);
+            }
+        }
+        let b: Vec<f64> = first
+            .iter()
+            .enumerate()
+            .map(|(l, &i)| {
+                let e = e_island[local[l]];
+                let e = if e.is_finite() { e } else { 0.0 };
+                // v⁺ + e v⁻ ≥ 0 (= 0 on an equality): a = A P − b = v⁺ + e v⁻.
+                -(1.0 + e) * v[i]
+            })
+            .collect();
+        let p1 = solve_lcp(&sub, &b, neq_in(&first, neq), &[], sweep_eps, 0.0).lambda;
+        for (&i, p) in first.iter().zip(&p1) {
+            impulse[i] = *p;
+        }
+        // Pass 2, plastic, when pass 1 left a row of the hit islands below its
+        // floor (a touching row it let close at −e v⁻, an equality at −e v⁻, a
+        // speculative row that would close within the step).
+        let after: Vec<f64> = (0..m)
+            .map(|i| v[i] + graph.diag[i] * impulse[i] + graph.adj[i].iter().map(|(j, a)| a * impulse[*j]).sum::<f64>())
+            .collect();
+        let second: Vec<usize> = (0..m).filter(|&i| hit[island[i]]).collect();
+        let below =
+            second.iter().any(|&i| if i < neq { after[i].abs() > sweep_eps } else { after[i] < floor(i) - sweep_eps });
+        if below {
+            let sub = graph.restrict(&second);
+            let b: Vec<f64> = second.iter().map(|&i| floor(i) - after[i]).collect();
+            let p2 = solve_lcp(&sub, &b, neq_in(&second, neq), &[], sweep_eps, 0.0).lambda;
+            for (&i, p) in second.iter().zip(&p2) {
+                impulse[i] += *p;
+            }
+        }
+        impulse
+    }
+}
+
+/// How many of the sorted rows `set` are equalities (rows below `neq`).
+fn neq_in(set: &[usize], neq: usize) -> usize {
+    set.iter().take_while(|&&i| i < neq).count()
+}
 
 /// `(k, −a_k)` for the active inequalities `rows` that the free motion pulls
 /// together (`a_k < 0`), with `q̈_free` the accelerations with the equalities
@@ -122,6 +227,7 @@ pub(crate) fn resolve(
     h: f64,
 ) -> Resolution {
     let problem = ContactProblem::new(model, state, impact.tau);
+    let speeds = Speeds::new(&impact.units);
     let qd = &state.qd;
     let ineq = |k: usize| model.constraints[k].is_inequality();
     let speed = (0..g.len())
@@ -141,7 +247,7 @@ pub(crate) fn resolve(
     let approach_speed: Vec<(usize, f64)> = rows[neq..nactive]
         .iter()
         .zip(&v[neq..nactive])
-        .filter(|(_, v)| **v < -SPEED_EPS)
+        .filter(|(_, v)| **v < -speeds.eps)
         .map(|(&k, v)| (k, -v))
         .collect();
     let hop = sub_step_hops(&problem, &rows[neq..nactive], h);
@@ -154,31 +260,21 @@ pub(crate) fn resolve(
     let mut impulse = vec![0.0; rows.len()];
     match impact.mode {
         ImpulseMode::Simultaneous => {
-            // a = v⁺ − target = A P − b with b = target − v⁻, target = −e v⁻ (0 for equalities
-            // and for separating inequalities, whose complementarity then only forbids approach).
-            let b: Vec<f64> = rows
-                .iter()
-                .zip(&v)
-                .enumerate()
-                .map(
-                    |(i, (&k, &vk))| {
-                        if i >= neq && i < nactive && vk < 0.0 { -e(k, vk) * vk - vk } else { floor(i, k) - vk }
-                    },
-                )
-                .collect();
-            impulse = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS, 0.0).lambda;
+            let law = Moreau { graph: &graph, v: &v, neq, nactive, speeds };
+            let vote = |i: usize| (v[i] < -speeds.resting).then(|| e(rows[i], v[i]));
+            impulse = law.solve(vote, |i| floor(i, rows[i]));
         }
         ImpulseMode::Sequential => {
             let m = rows.len();
             let mut vel = v.clone();
-            // Each contact keeps the restitution of its first hit in this impact.
+            // Whether a contact was hit before in this impact (its first hit's `e`).
             let mut e_first: Vec<Option<f64>> = vec![None; m];
             let mut capped = true;
             for _ in 0..1000 * m.max(1) {
                 // The most approaching inequality, or the most violated equality.
                 let below = |i: usize| floor(i, rows[i]) - vel[i];
                 let pick = (0..m)
-                    .filter(|&i| if i < neq { vel[i].abs() > SWEEP_EPS } else { below(i) > SWEEP_EPS })
+                    .filter(|&i| if i < neq { vel[i].abs() > speeds.sweep } else { below(i) > speeds.sweep })
                     .max_by(|&i, &j| below(i).abs().total_cmp(&below(j).abs()));
                 let Some(i) = pick else {
                     capped = false;
@@ -191,7 +287,10 @@ pub(crate) fn resolve(
                 let p = if i < neq || i >= nactive {
                     (floor(i, rows[i]) - vel[i]) / aii
                 } else {
-                    let ei = *e_first[i].get_or_insert_with(|| e(rows[i], vel[i]));
+                    // A second hit on a row in one sweep is plastic: two rows
+                    // that oppose each other (a bead between stops at one `u`)
+                    // would otherwise pass the velocity back and forth to the cap.
+                    let ei = if e_first[i].is_some() { 0.0 } else { *e_first[i].insert(e(rows[i], vel[i])) };
                     -(1.0 + ei) * vel[i] / aii
                 };
                 impulse[i] += p;
@@ -207,7 +306,7 @@ pub(crate) fn resolve(
                 // complementary; a projection, so it only removes energy, and
                 // no row is left approaching.
                 let b: Vec<f64> = (0..m).map(|i| floor(i, rows[i]) - vel[i]).collect();
-                let rest = solve_lcp(&graph, &b, neq, &[], SWEEP_EPS, 0.0).lambda;
+                let rest = solve_lcp(&graph, &b, neq, &[], speeds.sweep, 0.0).lambda;
                 for (p, dp) in impulse.iter_mut().zip(rest) {
                     *p += dp;
                 }

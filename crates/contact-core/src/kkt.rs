@@ -50,10 +50,17 @@ pub struct KktSolution {
     pub dependent: Vec<usize>,
 }
 
+/// A coordinate whose mass is at most this fraction of the heaviest one's is massless.
+const MASSLESS: f64 = 1e-12;
+
 impl ContactProblem {
     /// Assembles the problem at `state` with Baumgarte time constant `tau`.
     pub fn new(model: &Model, state: &State, tau: f64) -> Self {
-        let minv = model.mass_diag(&state.q).iter().map(|m| if *m > 1e-12 { 1.0 / m } else { 0.0 }).collect();
+        // A coordinate lighter than 1e-12 of the heaviest is massless (a fixed
+        // body, a bead at a cycloid's cusp): it takes no impulse and no force.
+        let mass = model.mass_diag(&state.q);
+        let massless = MASSLESS * mass.iter().fold(0.0_f64, |m, x| m.max(*x));
+        let minv = mass.iter().map(|m| if *m > massless { 1.0 / m } else { 0.0 }).collect();
         let f = model.forces(&state.q, &state.qd);
         let rows = model.eval_constraints(&state.q, &state.qd);
         let d = rows.iter().map(|r| r.baumgarte_d(&state.qd, tau)).collect();

@@ -80,6 +80,24 @@ impl SchurGraph {
         (0..self.len()).map(|i| self.diag[i] * x[i] + self.adj[i].iter().map(|(j, v)| v * x[*j]).sum::<f64>()).collect()
     }
 
+    /// The graph of the rows `set` (sorted local indices of this one), numbered
+    /// `0..set.len()` in that order.
+    pub fn restrict(&self, set: &[usize]) -> SchurGraph {
+        let mut local = vec![usize::MAX; self.len()];
+        for (l, &i) in set.iter().enumerate() {
+            local[i] = l;
+        }
+        SchurGraph {
+            diag: set.iter().map(|&i| self.diag[i]).collect(),
+            adj: set
+                .iter()
+                .map(|&i| {
+                    self.adj[i].iter().filter(|(j, _)| local[*j] != usize::MAX).map(|(j, a)| (local[*j], *a)).collect()
+                })
+                .collect(),
+        }
+    }
+
     /// Connected components ("islands"): rows that share no coordinate, directly
     /// or through other rows, are independent problems. Returns the component
     /// of every row, numbered in order of their smallest row.

@@ -31,10 +31,11 @@ use crate::settings::{Integrator, Settings};
 
 /// Approaches slower than this many `min_impact_speed` are speculative contacts.
 const SPECULATIVE_SPEED: f64 = 10.0;
-/// Below this approach speed (m/s) a touching contact rests: Baumgarte keeps it
-/// (it could sink by `v τ`, 1e-11 m at most).
+/// Below this approach speed (speed units, [`crate::settings::Units`]) a
+/// touching contact rests: Baumgarte keeps it (it could sink by `v τ`, 1e-11
+/// m at most in SI units).
 pub(crate) const RESTING_SPEED: f64 = 1e-9;
-/// The contact acceleration a speculative band allows for, in m/s².
+/// The contact acceleration a speculative band allows for (acceleration units).
 const SPECULATIVE_ACCELERATION: f64 = 100.0;
 
 /// `active[k]` for every row of `problem`, assembled at a state with velocities
@@ -101,13 +102,14 @@ pub(crate) fn speculative(settings: &Settings, g: f64, v: f64, a_free: f64, h: f
         return false;
     }
     if g <= tol.active {
-        v < -RESTING_SPEED
+        v < -settings.units.speed(RESTING_SPEED)
     } else if settings.algorithm == Algorithm::Right {
         // Add-only, Right would hold an apart row it added with λ < 0, pulling
         // two balls together: on a pile of 100 the energy grew without bound.
         false
     } else {
-        g + h * v.min(0.0) + h * h * (a_free.min(0.0) - SPECULATIVE_ACCELERATION) < tol.active
+        g + h * v.min(0.0) + h * h * (a_free.min(0.0) - settings.units.acceleration(SPECULATIVE_ACCELERATION))
+            < tol.active
     }
 }
 

@@ -35,9 +35,10 @@ use crate::speculative::{active_flags, landing};
 use crate::trace::Trace;
 
 /// Past these a step is reported as diverged: no scene of the lab moves a body
-/// faster than [`DIVERGED_SPEED`] or violates a constraint by [`DIVERGED_VIOLATION`].
+/// faster than [`DIVERGED_SPEED`] or violates a constraint by [`DIVERGED_VIOLATION`]
+/// (in the scene's units, [`crate::settings::Units`]: m/s and m by default).
 pub const DIVERGED_SPEED: f64 = 1e4;
-/// See [`DIVERGED_SPEED`] (m).
+/// See [`DIVERGED_SPEED`] (length units).
 pub const DIVERGED_VIOLATION: f64 = 10.0;
 
 /// Whether a step produced a state worth going on from.
@@ -320,7 +321,9 @@ impl World {
             self.state.qd.iter().fold(0.0_f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY });
         let finite =
             solved && self.state.q.iter().all(|v| v.is_finite()) && speed.is_finite() && self.state.t.is_finite();
-        if finite && speed <= DIVERGED_SPEED && max_violation <= DIVERGED_VIOLATION {
+        let units = self.settings.units;
+        let (speed_bound, violation_bound) = (units.speed(DIVERGED_SPEED), units.length(DIVERGED_VIOLATION));
+        if finite && speed <= speed_bound && max_violation <= violation_bound {
             return StepStatus::Ok;
         }
         let violation = |k: usize| if kinds[k] == ConstraintKind::Inequality { -g[k] } else { g[k].abs() };
@@ -328,10 +331,10 @@ impl World {
             (0..g.len()).filter(|&k| violation(k).is_finite()).max_by(|&a, &b| violation(a).total_cmp(&violation(b)));
         let what = if !finite {
             "no finite state (the step was not taken)".to_string()
-        } else if speed > DIVERGED_SPEED {
-            format!("a speed of {speed:.3e} m/s, past {DIVERGED_SPEED:e}")
+        } else if speed > speed_bound {
+            format!("a speed of {speed:.3e} m/s, past {speed_bound:e}")
         } else {
-            format!("a violation of {max_violation:.3e} m, past {DIVERGED_VIOLATION} m")
+            format!("a violation of {max_violation:.3e} m, past {violation_bound} m")
         };
         let tau = self.settings.tau;
         let why = if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {

@@ -125,13 +125,20 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// One hash per built-in scene after 1000 steps with its own settings: any
 /// change of the numbers shows here. When a change is meant, the failure
 /// prints the new table to paste.
+///
+/// Changed by Moreau's impact law (issue 15): the ball pile and the billiard
+/// (touching rows that separate at an impact may approach at `e v⁻`, one `e`
+/// per island, speculative rows out of pass 1; the billiard keeps its 6.9e-18 m
+/// largest violation over 10 s, 30 events instead of 26), and the cradle
+/// (sequential: a row's second hit in one sweep is plastic; its trajectory
+/// moves by at most 3e-7 m, from t = 0.968 s).
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
     const PINNED: [(&str, u64); 7] = [
-        ("ball-pile.ron", 0x408b2e7ffc75721d),
+        ("ball-pile.ron", 0xcdd9e143e34f2c16),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
-        ("billiard-corner.ron", 0x46511dcb09bb46c6),
-        ("newtons-cradle.ron", 0x7a8accfcfa128a7a),
+        ("billiard-corner.ron", 0x1f3a41a10e7ed724),
+        ("newtons-cradle.ron", 0x58d3aeb45e8aff75),
         ("sticky-corner.ron", 0x1ac3dfcb9bfa51de),
         ("wedge-left.ron", 0x320238eb56e337c0),
         ("wedge.ron", 0xe5eaf953f4403a55),

@@ -455,13 +455,16 @@ fn proximity_rows_move_the_billiard_as_fixed_rows_do() {
 /// freedom): Exact keeps the previous step's handled set within its warm slack
 /// (`tol.active / τ²`) instead of chasing round-off tendencies, which cost ~84
 /// pivots a step before. Settled, it takes a few solves a step, no event, and
-/// no contact goes past the active tolerance.
+/// no contact goes past the active tolerance. (Under Moreau's law, issue 15,
+/// the landing leaves `p24` perched on a neighbour; it rolls off between 2.0
+/// and 2.85 s, the growth of an unstable equilibrium, `e^{t/0.09 s}`, and the
+/// pile is still from 3.5 s.)
 #[test]
 fn a_settled_pile_keeps_its_handled_set_under_exact() {
     let mut w = load("ball-pile.ron", &Overrides { balls: Some(30), ..Default::default() }).world;
     w.settings.algorithm = Algorithm::Exact;
     let h = 1e-3;
-    while w.state.t < 2.5 {
+    while w.state.t < 4.7 {
         w.step(h);
     }
     let (mut solves, mut events, mut worst) = (0, 0, 0.0_f64);

@@ -194,7 +194,7 @@ impl Controls<'_, '_, '_> {
             ui.label("impulses");
             ui.vertical(|ui| {
                 ui.radio_value(&mut st.events.impulses, ImpulseMode::Simultaneous, "simultaneous")
-                    .on_hover_text("one complementarity problem over every contact at the instant (momentum shared)");
+                    .on_hover_text("Moreau's impact law over the contacts hit at the instant, one restitution per island (momentum shared, never energy gained)");
                 ui.radio_value(&mut st.events.impulses, ImpulseMode::Sequential, "sequential (Newton's cradle)")
                     .on_hover_text("contact by contact, most approaching first: a cradle passes the velocity down the line");
             });

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::choice::Algorithm;
 use crate::curve::Curve;
 use crate::impulse::ImpulseMode;
-use crate::settings::{Integrator, Settings};
+use crate::settings::{Integrator, Settings, Units};
 
 pub type Vec2 = (f64, f64);
 
@@ -249,10 +249,16 @@ pub struct SolverSpec {
     pub tau: f64,
     /// `SemiImplicitEuler` or `ConstantAcceleration`.
     pub integrator: Integrator,
-    /// An inequality is active when `g ≤ active_tolerance` (m).
-    pub active_tolerance: f64,
-    /// A violation tendency is `J q̈ − d < −tendency_tolerance` (m/s²).
-    pub tendency_tolerance: f64,
+    /// The scene's yardstick (default 1 m, 1 s, 1 kg): the thresholds not set
+    /// here are their defaults in these units.
+    pub units: Units,
+    /// An inequality is active when `g ≤ active_tolerance` (m; default 1e-6 length units).
+    #[serde(deserialize_with = "some_f64")]
+    pub active_tolerance: Option<f64>,
+    /// A violation tendency is `J q̈ − d < −tendency_tolerance` (m/s²; default
+    /// 1e-9 acceleration units).
+    #[serde(deserialize_with = "some_f64")]
+    pub tendency_tolerance: Option<f64>,
     /// Rewind to first activations and resolve impacts.
     pub events: bool,
     /// Default restitution coefficient `e` of impacts, in [0, 1].
@@ -261,8 +267,14 @@ pub struct SolverSpec {
     pub impulses: ImpulseMode,
     /// Zeno guard: at most this many events in one step.
     pub max_events_per_step: usize,
-    /// Below this approach speed (m/s) an impact is plastic.
-    pub min_impact_speed: f64,
+    /// Below this approach speed (m/s; default 1e-3 speed units) an impact is plastic.
+    #[serde(deserialize_with = "some_f64")]
+    pub min_impact_speed: Option<f64>,
+}
+
+/// A number written plainly (`1e-6`, not `Some(1e-6)`) for an optional field.
+fn some_f64<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
+    f64::deserialize(d).map(Some)
 }
 
 impl Default for SolverSpec {
@@ -273,13 +285,14 @@ impl Default for SolverSpec {
             dt: 1e-3,
             tau: s.tau,
             integrator: s.integrator,
-            active_tolerance: s.tol.active,
-            tendency_tolerance: s.tol.tendency,
+            units: s.units,
+            active_tolerance: None,
+            tendency_tolerance: None,
             events: s.events.enabled,
             restitution: s.events.restitution,
             impulses: s.events.impulses,
             max_events_per_step: s.events.max_per_step,
-            min_impact_speed: s.events.min_impact_speed,
+            min_impact_speed: None,
         }
     }
 }

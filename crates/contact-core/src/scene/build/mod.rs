@@ -85,8 +85,9 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     if proximity {
         model = generated::with_proximity_rows(model, generator, &state, &mut paths);
     }
-    check_overlaps(cx, &model, &info, &state)?;
-    check_start(cx, &model, &paths, &state)?;
+    let units = file.solver.units;
+    check_overlaps(cx, &model, &info, &state, &units)?;
+    check_start(cx, &model, &paths, &state, &units)?;
 
     // Solver.
     let dt = cx.positive("solver.dt", file.solver.dt, "the time step dt")?;

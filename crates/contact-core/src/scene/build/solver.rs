@@ -11,14 +11,24 @@ use crate::settings::{EventSettings, Settings};
 /// The [`Settings`] of the `solver` block (its `dt` is the scene's, not the solver's).
 pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
     let tau = cx.positive("solver.tau", s.tau, "Baumgarte's tau")?;
-    let active = cx.non_negative("solver.active_tolerance", s.active_tolerance, "the tolerance")?;
-    let tendency = cx.non_negative("solver.tendency_tolerance", s.tendency_tolerance, "the tolerance")?;
+    let units = s.units;
+    for (field, value) in
+        [("solver.units.length", units.length), ("solver.units.time", units.time), ("solver.units.mass", units.mass)]
+    {
+        cx.positive(field, value, "a unit")?;
+    }
+    let tol = Tolerances::in_units(&units);
+    let active = s.active_tolerance.unwrap_or(tol.active);
+    let active = cx.non_negative("solver.active_tolerance", active, "the tolerance")?;
+    let tendency = s.tendency_tolerance.unwrap_or(tol.tendency);
+    let tendency = cx.non_negative("solver.tendency_tolerance", tendency, "the tolerance")?;
     let restitution = cx.restitution("solver.restitution", Some(s.restitution))?.unwrap_or(0.0);
-    let min_impact_speed = cx.non_negative("solver.min_impact_speed", s.min_impact_speed, "the speed")?;
+    let min_impact_speed = s.min_impact_speed.unwrap_or(units.speed(EventSettings::default().min_impact_speed));
+    let min_impact_speed = cx.non_negative("solver.min_impact_speed", min_impact_speed, "the speed")?;
     Ok(Settings {
         algorithm: s.algorithm,
         tau,
-        tol: Tolerances { active, tendency, ..Tolerances::default() },
+        tol: Tolerances { active, tendency, ..tol },
         integrator: s.integrator,
         events: EventSettings {
             enabled: s.events,
@@ -27,5 +37,6 @@ pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
             max_per_step: s.max_events_per_step,
             min_impact_speed,
         },
+        units,
     })
 }

@@ -9,10 +9,15 @@ use super::ctx::{Ctx, Result};
 use crate::body::BodyKind;
 use crate::constraint::ConstraintKind;
 use crate::model::{Model, State};
+use crate::settings::Units;
 
 /// Every body's point and its velocity are finite at the start. Finite numbers
 /// can still overflow: a bead far along a steep curve, the far rows of a pile
 /// with a huge spacing.
+/// A body that starts deeper than this (length units, [`Units`]) inside
+/// another or through a wall, or a constraint violated by more, is refused.
+const START_DEPTH: f64 = 1e-9;
+
 pub(super) fn check_points(cx: &Ctx, b: &Bodies) -> Result<()> {
     for (body, info) in b.bodies.iter().zip(&b.info) {
         let k = body.kinematics(&b.q, &b.qd);
@@ -39,7 +44,7 @@ pub(super) fn check_points(cx: &Ctx, b: &Bodies) -> Result<()> {
 }
 
 /// Round bodies (radius > 0) must not overlap at the start; two fixed ones may.
-pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State) -> Result<()> {
+pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State, units: &Units) -> Result<()> {
     let round: Vec<usize> = (0..model.bodies.len()).filter(|&i| model.bodies[i].radius > 0.0).collect();
     let pos: Vec<Vector2<f64>> = round.iter().map(|&i| model.position(i, state)).collect();
     for (x, &i) in round.iter().enumerate() {
@@ -50,7 +55,7 @@ pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: 
             }
             let dist = (pos[x] - pos[y]).norm();
             let depth = a.radius + b.radius - dist;
-            if depth > 1e-9 {
+            if depth > units.length(START_DEPTH) {
                 let path = if info[j].path == "ball_pile" { "ball_pile".to_string() } else { info[j].path.clone() };
                 let field =
                     if cx.locator.contains(&format!("{path}.position")) { format!("{path}.position") } else { path };
@@ -69,7 +74,7 @@ pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: 
 
 /// Inequalities must hold at the start (`g ≥ 0`) and equalities be met (`g = 0`),
 /// with `g` a finite number.
-pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State) -> Result<()> {
+pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State, units: &Units) -> Result<()> {
     let g = model.constraint_values(&state.q);
     for (k, c) in model.constraints.iter().enumerate() {
         let path = &paths[k];
@@ -81,8 +86,8 @@ pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &Sta
             return Err(cx.err(path, format!("{} is g = {} at the start: numbers too large", on(), g[k])));
         }
         let bad = match c.kind {
-            ConstraintKind::Inequality => g[k] < -1e-9,
-            ConstraintKind::Equality => g[k].abs() > 1e-9,
+            ConstraintKind::Inequality => g[k] < -units.length(START_DEPTH),
+            ConstraintKind::Equality => g[k].abs() > units.length(START_DEPTH),
         };
         if !bad {
             continue;
