@@ -1,8 +1,19 @@
-//! The physics budget: when the steps a frame owes take longer than
-//! [`PhysicsBudget::DEFAULT`] of wall time, the rest of the frame's steps are
-//! dropped (the fixed clock's overstep is discarded): the simulation runs
-//! slower than real time, the status says so, and the window keeps drawing and
-//! answering instead of freezing on a backlog.
+//! The physics budget: when the steps a frame owes take longer than their
+//! allowance of wall time, the rest of the frame's steps are dropped (the fixed
+//! clock's overstep is discarded): the simulation runs slower than real time,
+//! the status says so, and the window keeps drawing and answering instead of
+//! freezing on a backlog.
+//!
+//! The budget counts the physics' own time (from each fixed step's start to its
+//! end), not the frame's: a frame that is slow to draw (a software renderer,
+//! 5 frames a second) owes more steps, and they still run. The allowance is
+//! the larger of [`PhysicsBudget::DEFAULT`] and [`PhysicsBudget::SHARE`] of
+//! the last frame's time outside physics, so a slow renderer gets the steps it
+//! owes while the frame rate drops by at most that share. Frames up to 2 s
+//! long owe their whole time (Bevy's virtual clock would drop what a frame
+//! takes past 250 ms).
+
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
@@ -11,21 +22,34 @@ use crate::app::lab::PhysicsSet;
 /// The wall time physics may take per frame, and whether it ran out lately.
 #[derive(Resource, Debug)]
 pub struct PhysicsBudget {
-    /// Wall time for the fixed steps of one frame ([`PhysicsBudget::DEFAULT`]).
-    pub budget: std::time::Duration,
-    frame_start: std::time::Instant,
+    /// The least wall time for the fixed steps of one frame ([`PhysicsBudget::DEFAULT`]).
+    pub budget: Duration,
+    /// The share of the last frame's time outside physics the steps may also
+    /// take ([`PhysicsBudget::SHARE`]).
+    pub share: f64,
+    frame_start: Instant,
+    /// The wall time the fixed steps of this frame took so far.
+    spent: Duration,
+    /// The start of the fixed step under way.
+    step_start: Option<Instant>,
+    /// The last frame's wall time outside physics.
+    last_rest: Duration,
     steps_this_frame: u32,
     /// The remaining steps of this frame are dropped.
     over: bool,
     /// When steps were last dropped (wall clock).
-    pub last_dropped: Option<std::time::Instant>,
+    pub last_dropped: Option<Instant>,
 }
 
 impl Default for PhysicsBudget {
     fn default() -> Self {
         PhysicsBudget {
             budget: Self::DEFAULT,
-            frame_start: std::time::Instant::now(),
+            share: Self::SHARE,
+            frame_start: Instant::now(),
+            spent: Duration::ZERO,
+            step_start: None,
+            last_rest: Duration::ZERO,
             steps_this_frame: 0,
             over: false,
             last_dropped: None,
@@ -34,36 +58,76 @@ impl Default for PhysicsBudget {
 }
 
 impl PhysicsBudget {
-    /// Wall time for the fixed steps of one frame: the rest of a 60 Hz frame is
-    /// left to the panels and the drawing.
-    pub const DEFAULT: std::time::Duration = std::time::Duration::from_millis(12);
+    /// Wall time for the fixed steps of one frame at least: the rest of a 60 Hz
+    /// frame is left to the panels and the drawing.
+    pub const DEFAULT: Duration = Duration::from_millis(12);
+    /// The share of a frame's drawing time physics may add to it.
+    pub const SHARE: f64 = 0.5;
 
     /// Whether steps were dropped within the last half second: the simulation
     /// is slower than real time (at the chosen speed).
     pub fn behind(&self) -> bool {
         self.last_dropped.is_some_and(|t| t.elapsed().as_secs_f64() < 0.5)
     }
+
+    /// The wall time this frame's steps may take.
+    pub fn allowance(&self) -> Duration {
+        self.budget.max(self.last_rest.mul_f64(self.share.max(0.0)))
+    }
+
+    /// The wall time the fixed steps of this frame took so far.
+    pub fn spent(&self) -> Duration {
+        self.spent
+    }
 }
 
 /// `First`: a new frame, a new budget.
 fn start_frame_budget(mut budget: ResMut<PhysicsBudget>) {
-    budget.frame_start = std::time::Instant::now();
+    let frame = budget.frame_start.elapsed();
+    budget.last_rest = frame.saturating_sub(budget.spent);
+    budget.frame_start = Instant::now();
+    budget.spent = Duration::ZERO;
     budget.steps_this_frame = 0;
     budget.over = false;
 }
 
 /// `FixedFirst`: the first step of a frame always runs (the simulation always
-/// moves on); a later one runs only while the frame's budget lasts. Past it, the
-/// fixed clock's backlog is discarded, which ends the frame's fixed loop.
+/// moves on); a later one runs only while the frame's allowance lasts. Past it,
+/// the fixed clock's backlog is discarded, which ends the frame's fixed loop.
 fn spend_frame_budget(mut budget: ResMut<PhysicsBudget>, mut fixed: ResMut<Time<Fixed>>) {
-    if budget.steps_this_frame > 0 && budget.frame_start.elapsed() > budget.budget {
-        fixed.discard_overstep(std::time::Duration::MAX);
+    if budget.steps_this_frame > 0 && budget.spent > budget.allowance() {
+        debug!(
+            "physics budget: {} steps took {:?} of {:?}; {:?} of simulated time dropped",
+            budget.steps_this_frame,
+            budget.spent,
+            budget.allowance(),
+            fixed.overstep()
+        );
+        fixed.discard_overstep(Duration::MAX);
         budget.over = true;
-        budget.last_dropped = Some(std::time::Instant::now());
+        budget.last_dropped = Some(Instant::now());
     } else {
         budget.steps_this_frame += 1;
+        budget.step_start = Some(Instant::now());
     }
 }
+
+/// `FixedLast`: the step's wall time counts against the frame's allowance.
+fn end_step(mut budget: ResMut<PhysicsBudget>) {
+    if let Some(start) = budget.step_start.take() {
+        budget.spent += start.elapsed();
+    }
+}
+
+/// Bevy's virtual clock drops what a frame takes past 250 ms: a software
+/// renderer at 4 frames a second would lose simulated time at every frame. The
+/// budget, not the clock, decides how much of a slow frame's debt is stepped.
+fn let_slow_frames_catch_up(mut virt: ResMut<Time<Virtual>>) {
+    virt.set_max_delta(MAX_FRAME_DEBT);
+}
+
+/// The longest frame whose whole simulated time is owed (see [`let_slow_frames_catch_up`]).
+const MAX_FRAME_DEBT: Duration = Duration::from_secs(2);
 
 fn within_budget(budget: Res<PhysicsBudget>) -> bool {
     !budget.over
@@ -76,7 +140,9 @@ impl Plugin for BudgetPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PhysicsBudget>()
             .configure_sets(FixedUpdate, PhysicsSet::all().run_if(within_budget))
+            .add_systems(Startup, let_slow_frames_catch_up)
             .add_systems(First, start_frame_budget)
-            .add_systems(FixedFirst, spend_frame_budget);
+            .add_systems(FixedFirst, spend_frame_budget)
+            .add_systems(FixedLast, end_step);
     }
 }

@@ -43,6 +43,26 @@ pub struct Script {
     pub check_view: bool,
     /// The check failed: quit with an error.
     pub failed: bool,
+    /// The first frame's wall clock, and the frames drawn since (for the summary on exit).
+    pub started: Option<std::time::Instant>,
+    pub drawn: u32,
+}
+
+impl Script {
+    /// The line a scripted run prints on exit: the simulated time reached, the
+    /// wall time since the first frame, the frames drawn and the mean rates, so
+    /// a script can check real time.
+    pub fn summary(&self, simulated: f64) -> String {
+        let wall = self.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let per = |x: f64| if wall > 0.0 { x / wall } else { 0.0 };
+        format!(
+            "contact-lab: t = {simulated:.4} s simulated in {wall:.3} s of wall time, {} frames drawn \
+             ({:.1} frames/s), {:.3}× real time",
+            self.drawn,
+            per(self.drawn as f64),
+            per(simulated)
+        )
+    }
 }
 
 pub struct ScreenshotPlugin {
@@ -84,13 +104,23 @@ fn pause_at_time(
     }
 }
 
-fn run_script(mut script: ResMut<Script>, mut requests: ResMut<ScreenshotRequests>, mut exit: MessageWriter<AppExit>) {
+fn run_script(
+    mut script: ResMut<Script>,
+    mut requests: ResMut<ScreenshotRequests>,
+    mut exit: MessageWriter<AppExit>,
+    lab: Option<Res<Lab>>,
+) {
+    script.started.get_or_insert_with(std::time::Instant::now);
+    script.drawn += 1;
     // With --pause-at, the frames before the scripted screenshot count from the pause.
     if script.pause_at.is_some() && !script.reached {
         return;
     }
     script.frame += 1;
     if script.done {
+        if script.frames.is_some() {
+            println!("{}", script.summary(lab.map_or(0.0, |l| l.time())));
+        }
         exit.write(if script.failed { AppExit::error() } else { AppExit::Success });
         return;
     }
