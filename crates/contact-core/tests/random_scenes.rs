@@ -49,7 +49,11 @@
 //!      across the line of the two points, `ℓ` their distance), which Baumgarte
 //!      balances at `τ²/h²` times that (twice the equilibrium of `−½ h² J̇q̇` a step);
 //!      a running maximum decaying with time constant `4τ` (the recovery is
-//!      critically damped, slower than `e^{−t/τ}` at first).
+//!      critically damped, slower than `e^{−t/τ}` at first);
+//!    * on steps with events, and for a row touching and separating at a step's
+//!      start (not held), the bend of the row's path over the step, `h² |a|`,
+//!      with `|a| = |J_k q̈| + |J̇_k q̇|` the row's own largest normal
+//!      acceleration, free or solved, at the step's ends.
 //!
 //!    A row violated at the start but within its allowance is Baumgarte's alone,
 //!    which only slows its approach (for `τ ≥ 2h`): it may go on by `h |J q̇|` and
@@ -138,7 +142,7 @@ const SPRING_ZETA: f64 = 0.7;
 const STABLE_TAU_OVER_H: f64 = 1.25;
 /// Above this `τ/h`, Baumgarte's recovery does not overshoot (property 2).
 const MONOTONE_TAU_OVER_H: f64 = 2.0;
-/// An impulse past this many times `Σ m |ṗ|` answers an infeasible impact problem.
+/// No impulse of an impact may exceed this many times `Σ m |ṗ|` (property 1).
 const ABSURD_IMPULSE: f64 = 1e3;
 /// Relative round-off allowed on the energy.
 const ROUND_OFF: f64 = 1e-9;
