@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::choice::Algorithm;
 use crate::constraint::ConstraintKind;
 use crate::kkt::{ContactProblem, KktSolution};
-use crate::settings::Units;
 use crate::trace::{Change, Iteration, Reason, Trace};
+use crate::units::Units;
 
 /// The handled set `F⁺`, persistent across steps.
 #[derive(Clone, Debug, Default, PartialEq)]

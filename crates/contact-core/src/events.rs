@@ -36,7 +36,8 @@ use crate::impulse::{self, Impact, ImpulseMode};
 use crate::model::{Model, State};
 pub use crate::settings::EventSettings;
 use crate::settings::Settings;
-use crate::speculative::{RESTING_SPEED, speculative};
+use crate::speculative::speculative;
+use crate::units::RESTING_SPEED;
 
 /// One rewind to a first activation and the impact resolved there.
 #[derive(Clone, Debug, PartialEq)]

@@ -97,8 +97,7 @@ use crate::kkt::ContactProblem;
 use crate::lcp::solve_lcp;
 use crate::model::{Model, State};
 use crate::schur::SchurGraph;
-use crate::settings::Units;
-use crate::speculative::RESTING_SPEED;
+use crate::units::{RESTING_SPEED, Units};
 
 /// How the impulses of simultaneous contacts are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -28,6 +28,7 @@
 //!
 //! | module | layer | owns | may import |
 //! |---|---|---|---|
+//! | [`units`] | foundations | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
 //! | [`curve`] | foundations | curves `c(u)` that carry a bead, `c'`, `c''` | — |
 //! | [`body`] | foundations | bodies, their coordinates in `q`, `M(q)`, point kinematics `p`, `P`, `Ṗ q̇` | `curve` |
 //! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
@@ -38,13 +39,13 @@
 //! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves | `constraint`, `model`, `schur` |
 //! | [`choice`] | solvers | [`Algorithm`], which algorithm, and its names | — |
 //! | [`trace`] | solvers | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
-//! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace` |
+//! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
 //! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish | `active_set`, `choice`, `kkt`, `lcp`, `trace` |
 //! | [`algorithm`] | solvers | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
-//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters | `kkt`, `lcp`, `model` |
-//! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model` |
-//! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings` |
-//! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative` |
+//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law) | `kkt`, `lcp`, `model`, `schur`, `units` |
+//! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
+//! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
+//! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
 //! | [`world`] | step | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
 //! | [`input`] | inputs/lanes | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
 //! | [`lanes`] | inputs/lanes | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
@@ -74,6 +75,7 @@ pub mod settings;
 pub mod speculative;
 pub mod testing;
 pub mod trace;
+pub mod units;
 pub mod world;
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};
@@ -90,4 +92,5 @@ pub use lanes::Lane;
 pub use model::{Model, State};
 pub use settings::{EventSettings, Integrator, Settings};
 pub use trace::{Reason, Trace};
+pub use units::Units;
 pub use world::{Snapshot, StepReport, StepStatus, World};

@@ -28,13 +28,10 @@ use crate::choice::Algorithm;
 use crate::constraint::{ConstraintKind, RowEval};
 use crate::kkt::ContactProblem;
 use crate::settings::{Integrator, Settings};
+use crate::units::RESTING_SPEED;
 
 /// Approaches slower than this many `min_impact_speed` are speculative contacts.
 const SPECULATIVE_SPEED: f64 = 10.0;
-/// Below this approach speed (speed units, [`crate::settings::Units`]) a
-/// touching contact rests: Baumgarte keeps it (it could sink by `v τ`, 1e-11
-/// m at most in SI units).
-pub(crate) const RESTING_SPEED: f64 = 1e-9;
 /// The contact acceleration a speculative band allows for (acceleration units).
 const SPECULATIVE_ACCELERATION: f64 = 100.0;
 

@@ -9,7 +9,8 @@ use serde::Deserialize;
 use crate::choice::Algorithm;
 use crate::curve::Curve;
 use crate::impulse::ImpulseMode;
-use crate::settings::{Integrator, Settings, Units};
+use crate::settings::{Integrator, Settings};
+use crate::units::Units;
 
 pub type Vec2 = (f64, f64);
 

@@ -9,7 +9,7 @@ use super::ctx::{Ctx, Result};
 use crate::body::BodyKind;
 use crate::constraint::ConstraintKind;
 use crate::model::{Model, State};
-use crate::settings::Units;
+use crate::units::Units;
 
 /// Every body's point and its velocity are finite at the start. Finite numbers
 /// can still overflow: a bead far along a steep curve, the far rows of a pile
