@@ -15,7 +15,7 @@
 //!
 //! Touching contacts that approach at the start of a step (they drifted into the
 //! tolerance band, or a scene starts them so) get their impact right away
-//! ([`touching_impact`]): without it, the acceleration-level solve would let them
+//! (`touching_impact`): without it, the acceleration-level solve would let them
 //! sink by about `v τ` before Baumgarte pushes back.
 //!
 //! Zeno guards: at most `max_per_step` events in one step (after that the rest of
@@ -260,7 +260,7 @@ fn hit_before(model: &Model, earlier: &[Event]) -> Vec<bool> {
     hit
 }
 
-/// A root is located when `0 ≤ g ≤ G_TOL` (length units, [`crate::settings::Units`]) ...
+/// A root is located when `0 ≤ g ≤ G_TOL` (length units, [`crate::units::Units`]) ...
 const G_TOL: f64 = 1e-12;
 /// ... or when its bracket is narrower than `T_TOL` (time units).
 const T_TOL: f64 = 1e-13;

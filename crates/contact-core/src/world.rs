@@ -36,7 +36,7 @@ use crate::trace::Trace;
 
 /// Past these a step is reported as diverged: no scene of the lab moves a body
 /// faster than [`DIVERGED_SPEED`] or violates a constraint by [`DIVERGED_VIOLATION`]
-/// (in the scene's units, [`crate::settings::Units`]: m/s and m by default).
+/// (in the scene's units, [`crate::units::Units`]: m/s and m by default).
 pub const DIVERGED_SPEED: f64 = 1e4;
 /// See [`DIVERGED_SPEED`] (length units).
 pub const DIVERGED_VIOLATION: f64 = 10.0;
