@@ -32,6 +32,7 @@
 //! impact parameters of the settings. [`EventSettings`] is
 //! re-exported here, where earlier versions defined it.
 
+use crate::constraint::RowEval;
 use crate::impulse::{self, Impact, ImpulseMode};
 use crate::model::{Model, State};
 pub use crate::settings::EventSettings;
@@ -63,6 +64,8 @@ pub struct Event {
 pub(crate) struct TrialStep<'a> {
     /// `active[k]`: row `k` was active in the solve (an event is a row that was not).
     pub active: &'a [bool],
+    /// The rows of the solve, evaluated at the start of the trial step.
+    pub rows: &'a [RowEval],
     /// `q̈` of the solve, held over the step.
     pub qdd: &'a [f64],
     /// `g_k(q(h))` at the end of the trial step.
@@ -84,7 +87,7 @@ pub(crate) fn first_activation(
     earlier: &[Event],
     hold: &mut Vec<usize>,
 ) -> Option<Event> {
-    let TrialStep { active, qdd, g_trial, h } = *trial;
+    let TrialStep { active, rows, qdd, g_trial, h } = *trial;
     let held_before = hold.len();
     let ev = &settings.events;
     if !ev.enabled || earlier.len() >= ev.max_per_step {
@@ -145,7 +148,6 @@ pub(crate) fn first_activation(
     // `|v| h / 4`); a cut at `first` would leave it there. If it is inside at
     // `first` by more than half the active tolerance, the event is where it reaches the surface instead: it is
     // touching and approaching there, and the impact stops it.
-    let rows = model.eval_constraints(&start.q, &start.qd);
     let resting = settings.units.speed(RESTING_SPEED);
     let landing: Vec<usize> = (0..rows.len())
         .filter(|&k| active[k] && model.constraints[k].is_inequality() && g0[k] >= 0.0)

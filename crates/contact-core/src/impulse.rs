@@ -211,17 +211,17 @@ impl Moreau<'_> {
         // 2 the one on `C ⊂ K` after it; the projection on `C` alone is the
         // same law in one solve (and the landing of a pile is mostly that).
         let plastic = e_island.iter().all(|e| !e.is_finite() || *e == 0.0);
-        let b: Vec<f64> = first
-            .iter()
-            .enumerate()
-            .map(|(l, &i)| {
-                let e = e_island[local[l]];
-                let e = if e.is_finite() { e } else { 0.0 };
-                // v⁺ + e v⁻ ≥ 0 (= 0 on an equality): a = A P − b = v⁺ + e v⁻.
-                -(1.0 + e) * v[i]
-            })
-            .collect();
         if !plastic {
+            let b: Vec<f64> = first
+                .iter()
+                .enumerate()
+                .map(|(l, &i)| {
+                    let e = e_island[local[l]];
+                    let e = if e.is_finite() { e } else { 0.0 };
+                    // v⁺ + e v⁻ ≥ 0 (= 0 on an equality): a = A P − b = v⁺ + e v⁻.
+                    -(1.0 + e) * v[i]
+                })
+                .collect();
             let p1 = solve_lcp(&sub, &b, neq_in(&first, neq), &[], sweep_eps, 0.0).lambda;
             for (&i, p) in first.iter().zip(&p1) {
                 impulse[i] = *p;
@@ -323,8 +323,8 @@ pub(crate) fn resolve(
         ImpulseMode::Sequential => {
             let m = rows.len();
             let mut vel = v.clone();
-            // Whether a contact was hit before in this impact (its first hit's `e`).
-            let mut e_first: Vec<Option<f64>> = vec![None; m];
+            // The contacts hit before in this impact.
+            let mut hit = vec![false; m];
             let mut capped = true;
             for _ in 0..1000 * m.max(1) {
                 // The most approaching inequality, or the most violated equality.
@@ -346,7 +346,8 @@ pub(crate) fn resolve(
                     // A second hit on a row in one sweep is plastic: two rows
                     // that oppose each other (a bead between stops at one `u`)
                     // would otherwise pass the velocity back and forth to the cap.
-                    let ei = if e_first[i].is_some() { 0.0 } else { *e_first[i].insert(e(rows[i], vel[i])) };
+                    let ei = if hit[i] { 0.0 } else { e(rows[i], vel[i]) };
+                    hit[i] = true;
                     -(1.0 + ei) * vel[i] / aii
                 };
                 impulse[i] += p;

@@ -1,4 +1,4 @@
-//! The scene's yardstick ([`Units`]): the length, time and mass every
+//! The scene's yardstick ([`Units`]): the length and time every
 //! threshold of a step is stated in (issue 15, item 5). A leaf: the modules
 //! that compare against a threshold import it, and it imports none of them.
 
@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 /// Baumgarte keeps it (it could sink by `v τ`, 1e-11 m at most in SI units).
 pub(crate) const RESTING_SPEED: f64 = 1e-9;
 
-/// The scale of a scene (`solver.units` of a scene file): the length, time and
-/// mass every threshold of the step is measured in, so that a scene scaled in
+/// The scale of a scene (`solver.units` of a scene file): the length and time
+/// every threshold of the step is measured in, so that a scene scaled in
 /// length and time runs the same trajectory in scaled units. The default is
-/// 1 m, 1 s, 1 kg, where the thresholds are the numbers the docs give (a
+/// 1 m, 1 s, where the thresholds are the numbers the docs give (a
 /// separating speed of 1 mm/s, ...). A scene of 1 mm balls states
 /// `units: (length: 1e-3, time: 0.0316)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,13 +21,11 @@ pub struct Units {
     pub length: f64,
     /// s.
     pub time: f64,
-    /// kg.
-    pub mass: f64,
 }
 
 impl Default for Units {
     fn default() -> Self {
-        Units { length: 1.0, time: 1.0, mass: 1.0 }
+        Units { length: 1.0, time: 1.0 }
     }
 }
 
@@ -39,10 +37,6 @@ impl Units {
     /// `x` times, in s.
     pub fn time(&self, x: f64) -> f64 {
         x * self.time
-    }
-    /// `x` masses, in kg.
-    pub fn mass(&self, x: f64) -> f64 {
-        x * self.mass
     }
     /// `x` speeds, in m/s.
     pub fn speed(&self, x: f64) -> f64 {

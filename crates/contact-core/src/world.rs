@@ -222,7 +222,8 @@ impl World {
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
             let held = hold.len();
-            let search = TrialStep { active: &active, qdd: &sol.qdd, g_trial: &g_trial, h: remaining };
+            let search =
+                TrialStep { active: &active, rows: &problem.rows, qdd: &sol.qdd, g_trial: &g_trial, h: remaining };
             let event =
                 events::first_activation(&self.model, &self.settings, &mut self.state, &search, &events, &mut hold);
             if event.is_none() && hold.len() > held {

@@ -250,7 +250,7 @@ pub struct SolverSpec {
     pub tau: f64,
     /// `SemiImplicitEuler` or `ConstantAcceleration`.
     pub integrator: Integrator,
-    /// The scene's yardstick (default 1 m, 1 s, 1 kg): the thresholds not set
+    /// The scene's yardstick (default 1 m, 1 s): the thresholds not set
     /// here are their defaults in these units.
     pub units: Units,
     /// An inequality is active when `g ≤ active_tolerance` (m; default 1e-6 length units).

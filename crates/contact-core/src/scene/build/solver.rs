@@ -12,9 +12,7 @@ use crate::settings::{EventSettings, Settings};
 pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
     let tau = cx.positive("solver.tau", s.tau, "Baumgarte's tau")?;
     let units = s.units;
-    for (field, value) in
-        [("solver.units.length", units.length), ("solver.units.time", units.time), ("solver.units.mass", units.mass)]
-    {
+    for (field, value) in [("solver.units.length", units.length), ("solver.units.time", units.time)] {
         cx.positive(field, value, "a unit")?;
     }
     let tol = Tolerances::in_units(&units);

@@ -11,13 +11,13 @@ use crate::constraint::ConstraintKind;
 use crate::model::{Model, State};
 use crate::units::Units;
 
-/// Every body's point and its velocity are finite at the start. Finite numbers
-/// can still overflow: a bead far along a steep curve, the far rows of a pile
-/// with a huge spacing.
 /// A body that starts deeper than this (length units, [`Units`]) inside
 /// another or through a wall, or a constraint violated by more, is refused.
 const START_DEPTH: f64 = 1e-9;
 
+/// Every body's point and its velocity are finite at the start. Finite numbers
+/// can still overflow: a bead far along a steep curve, the far rows of a pile
+/// with a huge spacing.
 pub(super) fn check_points(cx: &Ctx, b: &Bodies) -> Result<()> {
     for (body, info) in b.bodies.iter().zip(&b.info) {
         let k = body.kinematics(&b.q, &b.qd);
