@@ -74,11 +74,6 @@ impl PhysicsBudget {
     pub fn allowance(&self) -> Duration {
         self.budget.max(self.last_rest.mul_f64(self.share.max(0.0)))
     }
-
-    /// The wall time the fixed steps of this frame took so far.
-    pub fn spent(&self) -> Duration {
-        self.spent
-    }
 }
 
 /// `First`: a new frame, a new budget.

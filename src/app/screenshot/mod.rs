@@ -13,6 +13,7 @@ pub mod view_check;
 use std::path::PathBuf;
 
 use bevy::app::AppExit;
+use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
@@ -43,26 +44,21 @@ pub struct Script {
     pub check_view: bool,
     /// The check failed: quit with an error.
     pub failed: bool,
-    /// The first frame's wall clock, and the frames drawn since (for the summary on exit).
-    pub started: Option<std::time::Instant>,
-    pub drawn: u32,
 }
 
-impl Script {
-    /// The line a scripted run prints on exit: the simulated time reached, the
-    /// wall time since the first frame, the frames drawn and the mean rates, so
-    /// a script can check real time.
-    pub fn summary(&self, simulated: f64) -> String {
-        let wall = self.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
-        let per = |x: f64| if wall > 0.0 { x / wall } else { 0.0 };
-        format!(
-            "contact-lab: t = {simulated:.4} s simulated in {wall:.3} s of wall time, {} frames drawn \
-             ({:.1} frames/s), {:.3}× real time",
-            self.drawn,
-            per(self.drawn as f64),
-            per(simulated)
-        )
-    }
+/// The line a scripted run prints on exit: the simulated time reached, the wall
+/// time since the first frame, the frames drawn and the mean rates, so a script
+/// can check real time.
+fn summary(simulated: f64, real: &Time<Real>, frames: FrameCount) -> String {
+    let wall = real.first_update().map_or(0.0, |t| t.elapsed().as_secs_f64());
+    let per = |x: f64| if wall > 0.0 { x / wall } else { 0.0 };
+    format!(
+        "contact-lab: t = {simulated:.4} s simulated in {wall:.3} s of wall time, {} frames drawn \
+         ({:.1} frames/s), {:.3}× real time",
+        frames.0,
+        per(frames.0 as f64),
+        per(simulated)
+    )
 }
 
 pub struct ScreenshotPlugin {
@@ -109,9 +105,9 @@ fn run_script(
     mut requests: ResMut<ScreenshotRequests>,
     mut exit: MessageWriter<AppExit>,
     lab: Option<Res<Lab>>,
+    real: Res<Time<Real>>,
+    frames: Res<FrameCount>,
 ) {
-    script.started.get_or_insert_with(std::time::Instant::now);
-    script.drawn += 1;
     // With --pause-at, the frames before the scripted screenshot count from the pause.
     if script.pause_at.is_some() && !script.reached {
         return;
@@ -119,7 +115,7 @@ fn run_script(
     script.frame += 1;
     if script.done {
         if script.frames.is_some() {
-            println!("{}", script.summary(lab.map_or(0.0, |l| l.time())));
+            println!("{}", summary(lab.map_or(0.0, |l| l.time()), &real, *frames));
         }
         exit.write(if script.failed { AppExit::error() } else { AppExit::Success });
         return;
