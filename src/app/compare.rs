@@ -25,8 +25,8 @@ use egui_plot::PlotPoint;
 use super::lab::gizmo::f;
 use super::lab::series::{Source, resolve};
 use super::lab::{
-    Drags, FrameSet, InputClaims, InstallSceneSet, Lab, LabAction, PhysicsSet, StateJumped, Status, StepSettings,
-    ViewTransform, palette, state_jumped,
+    Drags, FrameSet, InputClaims, InstallSceneSet, Lab, LabAction, PhysicsSet, StateJumped, Status, StepInFlight,
+    StepPhase, StepSettings, ViewTransform, palette, state_jumped,
 };
 
 /// Samples a lane keeps per series before it halves them.
@@ -167,6 +167,8 @@ fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
     let drags = world.get_resource::<Drags>();
     let lanes: Vec<AppLane> = algorithms.iter().map(|&a| AppLane::new(lab, a, h, drags)).collect();
     let generation = lab.generation;
+    // Lanes fork from the state shown: a step in flight from it is taken again, with them.
+    world.resource_mut::<StepInFlight>().cancel();
     let mut compare = world.resource_mut::<Compare>();
     compare.main_penetration = 0.0;
     compare.lanes = lanes;
@@ -211,6 +213,7 @@ fn apply_actions(world: &mut World) {
                 let Some(lab) = world.get_resource::<Lab>() else { continue };
                 let lane = AppLane::new(lab, a, h, world.get_resource::<Drags>());
                 let t = lab.time();
+                world.resource_mut::<StepInFlight>().cancel();
                 let mut compare = world.resource_mut::<Compare>();
                 compare.lanes.retain(|l| l.lane.algorithm() != a);
                 compare.lanes.push(lane);
@@ -250,19 +253,53 @@ fn keep(world: &mut World, i: usize) {
     }
 }
 
+/// The name of the lanes' part of a step in flight.
+const LANES: &str = "lanes";
+
 /// [`PhysicsSet::Lanes`], after the lab's step: every lane is given the step's
-/// inputs ([`Lab::given`]) and takes the step.
-pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>) {
+/// inputs ([`Lab::given`]) and takes the step. When the lab's step went to a
+/// worker ([`StepPhase::Launching`]), the lanes step on a worker of their own,
+/// beside it, and are installed with it ([`StepPhase::Finishing`]), unless the
+/// lab's step diverged.
+pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>, mut in_flight: ResMut<StepInFlight>) {
     let Some(lab) = lab else { return };
     if !compare.on || compare.generation != Some(lab.generation) {
         return;
     }
-    if let Some(r) = &lab.report {
-        let constraints = &lab.world.model.constraints;
-        let inequalities = r.g.iter().zip(constraints).filter(|(_, c)| c.kind == ConstraintKind::Inequality);
-        let p = inequalities.map(|(g, _)| -g).fold(compare.main_penetration, f64::max);
-        compare.main_penetration = p;
+    match in_flight.phase {
+        StepPhase::Launching => {
+            let mut lanes: Vec<Lane> = compare.lanes.iter().map(|l| l.lane.clone()).collect();
+            lanes.retain(|l| l.world.steps == lab.world.steps);
+            let given = lab.given.clone();
+            in_flight.launch(LANES, move || {
+                for lane in &mut lanes {
+                    for input in &given {
+                        lane.give(input);
+                    }
+                    lane.step();
+                }
+                lanes
+            });
+            return;
+        }
+        StepPhase::Finishing => {
+            let stepped = in_flight.take::<Vec<Lane>>(LANES).unwrap_or_default();
+            record_penetration(&lab, &mut compare);
+            let Compare { lanes, wanted, .. } = &mut *compare;
+            for lane in stepped {
+                // A lane removed meanwhile is dropped; if the lab's step diverged
+                // and was undone, so are the lanes'.
+                let same = lanes.iter_mut().find(|l| l.lane.algorithm() == lane.algorithm());
+                if let Some(l) = same.filter(|_| lane.world.steps == lab.world.steps) {
+                    l.lane = lane;
+                    l.record(wanted);
+                }
+            }
+            return;
+        }
+        StepPhase::Idle => {}
     }
+    record_penetration(&lab, &mut compare);
     let Compare { lanes, wanted, .. } = &mut *compare;
     for l in lanes.iter_mut() {
         // The lab did not step (it diverged and was restored): neither do the lanes.
@@ -274,6 +311,16 @@ pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>) {
         }
         l.lane.step();
         l.record(wanted);
+    }
+}
+
+/// The lab's own largest penetration since the fork, with its last step's.
+fn record_penetration(lab: &Lab, compare: &mut Compare) {
+    if let Some(r) = &lab.report {
+        let constraints = &lab.world.model.constraints;
+        let inequalities = r.g.iter().zip(constraints).filter(|(_, c)| c.kind == ConstraintKind::Inequality);
+        let p = inequalities.map(|(g, _)| -g).fold(compare.main_penetration, f64::max);
+        compare.main_penetration = p;
     }
 }
 

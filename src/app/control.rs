@@ -25,7 +25,9 @@
 
 use bevy::prelude::*;
 
-use super::lab::{InputClaims, Lab, LabAction, StateJumped, Status, ViewTransform, algorithm_for_digit, state_jumped};
+use super::lab::{
+    InputClaims, Lab, LabAction, StateJumped, Status, StepInFlight, ViewTransform, algorithm_for_digit, state_jumped,
+};
 use super::screenshot::ScreenshotRequests;
 use super::timeline::{self, Timeline};
 
@@ -105,7 +107,9 @@ pub fn apply_actions(world: &mut World) {
             }
             LabAction::StepOnce => {
                 world.resource_mut::<Time<Virtual>>().pause();
-                if world.contains_resource::<Lab>() {
+                if world.resource::<StepInFlight>().in_flight() {
+                    world.resource_mut::<Status>().say(now, "A step is in flight: it shows as soon as it is done");
+                } else if world.contains_resource::<Lab>() {
                     world.run_schedule(FixedUpdate);
                 }
             }

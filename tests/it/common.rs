@@ -9,7 +9,7 @@ use contact_core::scene::{Overrides, Scene};
 use contact_lab::app::control::ControlPlugin;
 use contact_lab::app::history::HistoryPlugin;
 use contact_lab::app::lab::{self, ConstraintStatus, Coords, Lab, LabBody, LabConstraint, LabPlugin, PointMotion};
-use contact_lab::app::physics::PhysicsPlugin;
+use contact_lab::app::physics::{PhysicsPlugin, StepWorker, WorkerMode};
 use contact_lab::app::timeline::TimelinePlugin;
 
 pub fn scenes_dir() -> PathBuf {
@@ -21,7 +21,8 @@ pub fn scene(file: &str) -> Scene {
     contact_core::scene::load(&scenes_dir().join(file), &Overrides::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The lab's shared vocabulary and simulation plugins on `MinimalPlugins`, the clock advancing `h` per update.
+/// The lab's shared vocabulary and simulation plugins on `MinimalPlugins`, the
+/// clock advancing `h` per update, every step on the test's thread.
 pub fn headless(scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins((
@@ -32,6 +33,9 @@ pub fn headless(scene: &Scene) -> App {
         TimelinePlugin,
     ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(scene.dt)));
+    // Every step on this thread, whatever it costs: one update, one step (the
+    // worker's path has its own tests, `worker.rs`).
+    app.world_mut().resource_mut::<StepWorker>().mode = WorkerMode::Never;
     lab::install_scene(app.world_mut(), scene.clone(), None);
     app
 }

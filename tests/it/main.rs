@@ -17,3 +17,4 @@ mod scenes;
 mod timeline;
 mod tour;
 mod view;
+mod worker;

@@ -10,6 +10,7 @@
 //! | [`sets`]       | [`PhysicsSet`], [`InstallSceneSet`], [`FrameSet`]                     |
 //! | [`frame`]      | what a frame shares: [`ViewTransform`], [`Pointer`], [`InputClaims`], [`Interpolation`], [`Highlight`], [`SceneLook`], [`DrawOptions`], [`Drags`] |
 //! | [`sync`]       | installing a scene, rows that come and go, [`state_jumped`]           |
+//! | [`worker`]     | [`StepInFlight`]: a step on worker threads, [`StepPhase`]            |
 //! | [`series`]     | what a series name reads from a step                                 |
 //! | [`geometry`]   | where constraints touch, the forces they apply, walls                |
 //! | [`gizmo`]      | arrows and dashes in world units                                     |
@@ -29,6 +30,7 @@ pub mod palette;
 pub mod series;
 pub mod sets;
 pub mod sync;
+pub mod worker;
 pub mod world;
 
 use bevy::prelude::*;
@@ -44,6 +46,7 @@ pub use frame::{
 pub use messages::{InstallScene, LabAction, Restored, StateJumped, Status};
 pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
 pub use sync::{install_scene, state_jumped, sync_constraint_rows};
+pub use worker::{StepInFlight, StepPhase};
 pub use world::{Lab, SceneInfo, StepSettings, algorithm_for_digit, geometry_label, is_ball, is_dynamic, is_round};
 
 /// The shared resources, messages and sets, and what keeps them current: scene
@@ -64,6 +67,7 @@ impl Plugin for LabPlugin {
             .init_resource::<DrawOptions>()
             .init_resource::<Drags>()
             .init_resource::<OnScreen>()
+            .init_resource::<StepInFlight>()
             .add_message::<LabAction>()
             .add_message::<InstallScene>()
             .add_message::<StateJumped>()
@@ -78,8 +82,15 @@ impl Plugin for LabPlugin {
 }
 
 /// The fraction of a fixed step the virtual clock has run past the last one (1 when paused).
-fn interpolation(fixed: Res<Time<Fixed>>, virt: Res<Time<Virtual>>, mut interp: ResMut<Interpolation>) {
-    interp.alpha = if virt.is_paused() { 1.0 } else { fixed.overstep_fraction_f64().clamp(0.0, 1.0) };
+/// Steps on a worker come as they finish: those are shown as they are (1).
+fn interpolation(
+    fixed: Res<Time<Fixed>>,
+    virt: Res<Time<Virtual>>,
+    in_flight: Res<StepInFlight>,
+    mut interp: ResMut<Interpolation>,
+) {
+    interp.alpha =
+        if virt.is_paused() || in_flight.off_thread { 1.0 } else { fixed.overstep_fraction_f64().clamp(0.0, 1.0) };
 }
 
 /// A new scene, a new look (walls, force scale).

@@ -1,7 +1,7 @@
 //! The entities follow the core: installing a scene (one entity per body and
 //! constraint), the rows of contacts by proximity coming and going, and the
 //! one function every feature calls when the state jumped ([`state_jumped`]:
-//! a reset, a timeline restore, a kept compare lane).
+//! a reset, a timeline restore, a kept compare lane; it cancels a step in flight).
 
 use std::collections::HashMap;
 
@@ -14,6 +14,7 @@ use super::components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
 use super::messages::{InstallScene, StateJumped};
+use super::worker::StepInFlight;
 use super::world::{Lab, StepSettings};
 
 /// Installs `scene` now: the [`Lab`] resource and one entity per body and constraint.
@@ -30,6 +31,7 @@ pub(super) fn install_scenes(world: &mut World) {
 }
 
 fn install(world: &mut World, request: InstallScene) {
+    world.get_resource_or_insert_with(StepInFlight::default).cancel();
     let previous = world.remove_resource::<Lab>();
     let mut lab = Lab::new(*request.scene, request.path);
     if let Some(prev) = &previous {
@@ -73,6 +75,9 @@ fn install(world: &mut World, request: InstallScene) {
 /// The core's state was set from outside a step: every body and constraint
 /// entity follows it, and the features are told ([`StateJumped`]).
 pub fn state_jumped(world: &mut World, jump: StateJumped) {
+    if let Some(mut in_flight) = world.get_resource_mut::<StepInFlight>() {
+        in_flight.cancel();
+    }
     sync_components_from_core(world);
     world.write_message(jump);
 }

@@ -11,13 +11,14 @@
 //! the last frame's time outside physics, so a slow renderer gets the steps it
 //! owes while the frame rate drops by at most that share. Frames up to 2 s
 //! long owe their whole time (Bevy's virtual clock would drop what a frame
-//! takes past 250 ms).
+//! takes past 250 ms). While a step is in flight on a worker
+//! ([`crate::app::lab::worker`]) the ticks have nothing to run and are dropped.
 
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
-use crate::app::lab::PhysicsSet;
+use crate::app::lab::{PhysicsSet, StepInFlight};
 
 /// The wall time physics may take per frame, and whether it ran out lately.
 #[derive(Resource, Debug)]
@@ -89,8 +90,13 @@ fn start_frame_budget(mut budget: ResMut<PhysicsBudget>) {
 /// `FixedFirst`: the first step of a frame always runs (the simulation always
 /// moves on); a later one runs only while the frame's allowance lasts. Past it,
 /// the fixed clock's backlog is discarded, which ends the frame's fixed loop.
-fn spend_frame_budget(mut budget: ResMut<PhysicsBudget>, mut fixed: ResMut<Time<Fixed>>) {
-    if budget.steps_this_frame > 0 && budget.spent > budget.allowance() {
+fn spend_frame_budget(mut budget: ResMut<PhysicsBudget>, mut fixed: ResMut<Time<Fixed>>, in_flight: Res<StepInFlight>) {
+    if in_flight.waiting() {
+        // A step is in flight on a worker: this frame's ticks have nothing to run.
+        fixed.discard_overstep(Duration::MAX);
+        budget.over = true;
+        budget.last_dropped = Some(Instant::now());
+    } else if budget.steps_this_frame > 0 && budget.spent > budget.allowance() {
         debug!(
             "physics budget: {} steps took {:?} of {:?}; {:?} of simulated time dropped",
             budget.steps_this_frame,

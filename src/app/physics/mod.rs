@@ -15,19 +15,108 @@
 //! (paused, or slowed from 0.01× to 4×), so `h · rate` simulated seconds pass per
 //! virtual second. How much wall time the steps of one frame may take is the
 //! [`budget`]'s business.
+//!
+//! A step expected to cost more than [`StepWorker::threshold`] (a recent one
+//! did) runs on a worker thread ([`crate::app::lab::worker`]): the window keeps
+//! drawing the last finished state and answering the mouse; the finish is
+//! installed at the start of the frame that finds it done ([`finish_step`]),
+//! paused or not, and the next step is launched in the same frame.
 
 pub mod budget;
+
+use std::time::{Duration, Instant};
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::StepStatus;
+use contact_core::{StepReport, StepStatus};
 
 use super::lab::{
-    ConstraintState, ConstraintStatus, Coords, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion, Status,
-    StepSettings, coords_of, sync_constraint_rows,
+    ConstraintState, ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
+    Status, StepInFlight, StepPhase, StepSettings, coords_of, sync_constraint_rows,
 };
 pub use budget::PhysicsBudget;
+
+/// Where steps run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WorkerMode {
+    /// On a worker when the last step took longer than the threshold.
+    #[default]
+    Auto,
+    /// Always on a worker (tests: the worker's path on every step).
+    Always,
+    /// Always on the drawing thread.
+    Never,
+}
+
+/// When a step goes to a worker thread, and what the last one cost.
+#[derive(Resource, Debug)]
+pub struct StepWorker {
+    pub mode: WorkerMode,
+    /// A step slower than this is launched on a worker
+    /// ([`StepWorker::THRESHOLD`]).
+    pub threshold: Duration,
+    /// The core's wall time on the last step (its thread's, not the frame's).
+    pub last_cost: Duration,
+    /// What the next step may cost: the last step's cost, or the largest
+    /// recent one fading by [`StepWorker::FADE`] a step. A landing pile
+    /// alternates cheap steps and steps a hundred times dearer, and one of those
+    /// on the drawing thread would freeze the window.
+    pub expected: Duration,
+    /// Wait for the step in flight at the start of each frame (tests: one
+    /// step per update, as on the drawing thread).
+    pub block: bool,
+}
+
+impl Default for StepWorker {
+    fn default() -> Self {
+        StepWorker {
+            mode: WorkerMode::Auto,
+            threshold: Self::THRESHOLD,
+            last_cost: Duration::ZERO,
+            expected: Duration::ZERO,
+            block: false,
+        }
+    }
+}
+
+impl StepWorker {
+    /// Half a 60 Hz frame: a step slower than this would make the window
+    /// stutter, and its thread hand-off (a spawn, a clone of the world, about
+    /// 0.1 ms for a 1000-ball pile) is small beside it.
+    pub const THRESHOLD: Duration = Duration::from_millis(8);
+
+    /// The share of the expected cost kept from one step to the next: a slow
+    /// step keeps the steps on the worker for a few hundred steps after it
+    /// (a 0.5 s step, for 200 steps).
+    pub const FADE: f64 = 0.98;
+
+    fn took(&mut self, cost: Duration) {
+        self.last_cost = cost;
+        self.expected = cost.max(self.expected.mul_f64(Self::FADE));
+    }
+
+    fn off_thread(&self) -> bool {
+        match self.mode {
+            WorkerMode::Auto => self.expected > self.threshold,
+            WorkerMode::Always => true,
+            WorkerMode::Never => false,
+        }
+    }
+}
+
+/// What the lab's part of a step in flight answers: the world after the step,
+/// its report and the core's wall time.
+type Stepped = (contact_core::World, StepReport, Duration);
+
+/// The name of the lab's part of a step in flight.
+const MAIN: &str = "lab";
+
+/// Coordinates the user set on body entities while a step was in flight (a
+/// cue shot sets `q̇`): they win over the step's at the next step boundary.
+/// `(entity, q, q̇)`, each `None` when the user left it alone.
+#[derive(Resource, Debug, Default)]
+pub struct UserCoords(Vec<(Entity, Option<[f64; 2]>, Option<[f64; 2]>)>);
 
 /// The fixed-step systems and the physics budget.
 pub struct PhysicsPlugin;
@@ -43,19 +132,73 @@ impl Plugin for PhysicsPlugin {
             .edit_schedule(FixedUpdate, one_thread)
             .edit_schedule(FixedPostUpdate, one_thread)
             .edit_schedule(FixedLast, one_thread);
+        use PhysicsSet::*;
         app.add_plugins(budget::BudgetPlugin)
+            .init_resource::<StepWorker>()
+            .init_resource::<UserCoords>()
+            .configure_sets(FixedUpdate, ((Gather, Forces, Log).run_if(launching_allowed), Step.run_if(not_waiting)))
+            .configure_sets(FixedUpdate, (Lanes.run_if(not_waiting), (Writeback, Record).run_if(results_here)))
             .add_systems(
                 FixedUpdate,
                 (
                     gather_bodies.in_set(PhysicsSet::Gather),
                     step_world.in_set(PhysicsSet::Step),
-                    (write_back_bodies, sync_constraint_rows, write_back_constraints)
+                    (write_back_bodies, restore_user_coords, sync_constraint_rows, write_back_constraints)
                         .chain()
                         .in_set(PhysicsSet::Writeback),
                 ),
             )
+            .add_systems(FixedUpdate, end_launch.after(PhysicsSet::Record))
+            .add_systems(PreUpdate, finish_step.after(InstallSceneSet))
             .add_systems(PostUpdate, apply_step_settings);
     }
+}
+
+/// `Gather`, `Forces`, `Log`: only for a new step (none in flight).
+fn launching_allowed(in_flight: Res<StepInFlight>) -> bool {
+    !in_flight.in_flight() && in_flight.phase == StepPhase::Idle
+}
+
+/// `Step`, `Lanes`: not while a step is in flight and this run neither launched nor finishes it.
+fn not_waiting(in_flight: Res<StepInFlight>) -> bool {
+    !in_flight.waiting()
+}
+
+/// `Writeback`, `Record`: a step's results are in the lab (a step on this
+/// thread, or a finish), not at a launch.
+fn results_here(in_flight: Res<StepInFlight>) -> bool {
+    match in_flight.phase {
+        StepPhase::Finishing => true,
+        StepPhase::Launching => false,
+        StepPhase::Idle => !in_flight.in_flight(),
+    }
+}
+
+/// `PreUpdate`: a step in flight whose parts have all answered is finished by
+/// running the step's chain once more in [`StepPhase::Finishing`] (paused or
+/// not: the window shows the step it waited for). A step launched in that
+/// chain's tick ends the fixed loop's frame; the next one launches from the
+/// fixed loop of this frame.
+pub fn finish_step(world: &mut World) {
+    let block = world.resource::<StepWorker>().block;
+    let ready = {
+        let mut in_flight = world.resource_mut::<StepInFlight>();
+        if !in_flight.in_flight() {
+            return;
+        }
+        let mut ready = in_flight.ready();
+        while block && !ready {
+            std::thread::sleep(Duration::from_micros(100));
+            ready = in_flight.ready();
+        }
+        ready
+    };
+    if !ready {
+        return;
+    }
+    world.resource_mut::<StepInFlight>().phase = StepPhase::Finishing;
+    world.run_schedule(FixedUpdate);
+    world.resource_mut::<StepInFlight>().cancel();
 }
 
 /// Runs `schedule` on the thread that runs the fixed loop.
@@ -81,21 +224,67 @@ pub fn gather_bodies(lab: Option<ResMut<Lab>>, bodies: Query<(&LabBody, &Coords)
     }
 }
 
-/// Step: one call of the core. A step that diverges
+/// Step: one call of the core, on this thread or launched on a worker
+/// ([`StepWorker`]), or the finish of a step in flight. A step that diverges
 /// ([`contact_core::StepStatus::Diverged`]) is undone: the state before it is
-/// restored, the clock pauses and the status bar says why (the same sentence
-/// as the CLI's).
+/// kept, the clock pauses and the status bar says why (the same sentence as
+/// the CLI's).
+#[allow(clippy::too_many_arguments)]
 pub fn step_world(
     lab: Option<ResMut<Lab>>,
     settings: Res<StepSettings>,
+    mut worker: ResMut<StepWorker>,
+    mut in_flight: ResMut<StepInFlight>,
+    mut user: ResMut<UserCoords>,
+    bodies: Query<(Entity, &LabBody, &Coords)>,
     mut virt: ResMut<Time<Virtual>>,
     mut fixed: ResMut<Time<Fixed>>,
     status: Option<ResMut<Status>>,
     real: Res<Time<Real>>,
 ) {
     let Some(mut lab) = lab else { return };
-    let before = lab.world.snapshot();
-    let report = lab.world.step(settings.h);
+    let (stepped, report) = if in_flight.phase == StepPhase::Finishing {
+        let Some((mut stepped, report, cost)) = in_flight.take::<Stepped>(MAIN) else { return };
+        worker.took(cost);
+        // What the user changed while the step was in flight applies from the
+        // next step: the settings and the bodies' fields, and coordinates set
+        // on the entities (restored over the step's in `Writeback`).
+        stepped.settings = lab.world.settings.clone();
+        stepped.model.bodies.clone_from(&lab.world.model.bodies);
+        user.0 = bodies
+            .iter()
+            .filter_map(|(e, b, c)| {
+                let before = coords_of(&lab.world, b.index);
+                let q = (c.q != before.q).then_some(c.q);
+                let qd = (c.qd != before.qd).then_some(c.qd);
+                (q.is_some() || qd.is_some()).then_some((e, q, qd))
+            })
+            .collect();
+        (Some(stepped), report)
+    } else if worker.off_thread() {
+        let mut world = lab.world.clone();
+        let h = settings.h;
+        in_flight.launch(MAIN, move || {
+            let start = Instant::now();
+            let report = world.step(h);
+            (world, report, start.elapsed())
+        });
+        in_flight.phase = StepPhase::Launching;
+        in_flight.off_thread = true;
+        // The rest of this frame's fixed ticks would only wait.
+        fixed.discard_overstep(Duration::MAX);
+        return;
+    } else {
+        let before = lab.world.snapshot();
+        let start = Instant::now();
+        let report = lab.world.step(settings.h);
+        worker.took(start.elapsed());
+        in_flight.off_thread = false;
+        if matches!(report.status, StepStatus::Diverged { .. }) {
+            lab.world.restore(&before);
+        }
+        (None, report)
+    };
     if let StepStatus::Diverged { constraint, cause } = &report.status {
         let name = constraint.and_then(|k| lab.constraint_names.get(k).cloned());
         let msg = format!(
@@ -103,15 +292,37 @@ pub fn step_world(
             report.t,
             name.map(|n| format!(" (worst constraint {n})")).unwrap_or_default()
         );
-        lab.world.restore(&before);
         virt.pause();
-        fixed.discard_overstep(std::time::Duration::MAX);
+        fixed.discard_overstep(Duration::MAX);
+        user.0.clear();
         if let Some(mut status) = status {
             status.warn(real.elapsed_secs_f64(), msg);
         }
         return;
     }
+    if let Some(stepped) = stepped {
+        lab.world = stepped;
+    }
     lab.report = Some(report);
+}
+
+/// After the chain: the step launched in this tick is now in flight (the
+/// next ticks wait for it).
+fn end_launch(mut in_flight: ResMut<StepInFlight>) {
+    if in_flight.phase == StepPhase::Launching {
+        in_flight.phase = StepPhase::Idle;
+    }
+}
+
+/// Writeback, after the step's coordinates: those the user set while the step
+/// was in flight win (see [`step_world`]).
+fn restore_user_coords(mut user: ResMut<UserCoords>, mut bodies: Query<&mut Coords>) {
+    for (e, q, qd) in user.0.drain(..) {
+        if let Ok(mut coords) = bodies.get_mut(e) {
+            coords.q = q.unwrap_or(coords.q);
+            coords.qd = qd.unwrap_or(coords.qd);
+        }
+    }
 }
 
 /// Writeback: the new `q`, `q̇` and points into the body components.

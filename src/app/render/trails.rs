@@ -27,7 +27,14 @@ pub const FLASH_SECONDS: f64 = 0.9;
 #[derive(Component, Clone, Debug, Default)]
 pub struct Trail(pub VecDeque<DVec2>);
 
+/// The most points one trail keeps (the billiard's balls: 1.5 s at 1 kHz).
 const TRAIL_POINTS: usize = 1500;
+/// The most trail points of all bodies together: each line point is drawn every
+/// frame, and a 300-ball pile with full trails (450 000 segments) took more of
+/// a software renderer's frame than the balls (3.3 frames/s against 7.9 still).
+const TRAIL_BUDGET: usize = 24_000;
+/// The fewest points a trail keeps however many bodies share the budget.
+const TRAIL_MIN: usize = 20;
 
 pub fn clear_trails_on_jump(mut jumped: MessageReader<StateJumped>, mut trails: Query<&mut Trail>) {
     if jumped.read().next().is_some() {
@@ -38,14 +45,21 @@ pub fn clear_trails_on_jump(mut jumped: MessageReader<StateJumped>, mut trails: 
 }
 
 pub fn record_trails(mut bodies: Query<(&PointMotion, &mut Trail)>) {
+    let keep = trail_points(bodies.iter().len());
     for (m, mut trail) in &mut bodies {
         if trail.0.back().is_none_or(|last| (*last - m.current).length() > 1e-4) {
             trail.0.push_back(m.current);
-            if trail.0.len() > TRAIL_POINTS {
+            while trail.0.len() > keep {
                 trail.0.pop_front();
             }
         }
     }
+}
+
+/// The points each of `bodies` trails keeps: [`TRAIL_BUDGET`] shared, within
+/// [`TRAIL_MIN`]…[`TRAIL_POINTS`].
+fn trail_points(bodies: usize) -> usize {
+    (TRAIL_BUDGET / bodies.max(1)).clamp(TRAIL_MIN, TRAIL_POINTS)
 }
 
 pub fn record_flashes(lab: Option<Res<Lab>>, real: Res<Time<Real>>, mut flashes: ResMut<Flashes>) {

@@ -11,7 +11,7 @@ use crate::app::cue::CueTool;
 use crate::app::history::History;
 use crate::app::lab::{
     ConstraintStatus, Drags, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, OnScreen, PointMotion,
-    SceneLook, Status, StepSettings, ViewTransform,
+    SceneLook, Status, StepInFlight, StepSettings, ViewTransform,
 };
 use crate::app::physics::PhysicsBudget;
 use crate::app::scene::SceneFiles;
@@ -71,6 +71,7 @@ pub struct PanelData<'w, 's> {
     pub highlight: ResMut<'w, Highlight>,
     pub status: Res<'w, Status>,
     pub budget: Res<'w, PhysicsBudget>,
+    pub in_flight: Res<'w, StepInFlight>,
     pub tour: Res<'w, TourState>,
     pub look: Res<'w, SceneLook>,
     pub on_screen: ResMut<'w, OnScreen>,

@@ -110,6 +110,16 @@ impl Toolbar<'_, '_, '_> {
                 ui.label(RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color))
                     .on_hover_text("simulated seconds per wall-clock second, over the last half second");
             }
+            // A step on a worker that has taken long enough to notice.
+            let flight = self.data.in_flight.since.map(|s| s.elapsed().as_secs_f64()).filter(|s| *s > 0.1);
+            if let Some(secs) = flight {
+                ui.add(egui::Spinner::new().size(12.0));
+                ui.label(RichText::new(format!("step {} … {secs:.1} s", lab.world.steps + 1)).small().color(color))
+                    .on_hover_text(
+                        "This step runs on a worker thread; the window shows the last finished step and stays \
+                         responsive. What you change now applies from the next step.",
+                    );
+            }
         }
     }
 

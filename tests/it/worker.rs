@@ -1,0 +1,143 @@
+//! Steps on a worker thread: a session whose every step runs off the drawing
+//! thread (springs dragged, a cue shot, a force, an algorithm switch, compare
+//! lanes) ends in the same bits, step by step, as the same session stepped on
+//! the drawing thread, and its input log replays to it; a jump cancels the
+//! step in flight.
+
+use std::collections::BTreeMap;
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use contact_core::Algorithm;
+use contact_lab::app::compare::{Compare, CompareAction, ComparePlugin};
+use contact_lab::app::cue::apply_shot;
+use contact_lab::app::drag;
+use contact_lab::app::inputs::{Inputs, InputsPlugin};
+use contact_lab::app::lab::{Coords, Drags, Grab, Lab, LabAction, LabBody, PhysicsSet, Spring, StepInFlight};
+use contact_lab::app::physics::{StepWorker, WorkerMode};
+
+use crate::common::*;
+
+fn lab_app(file: &str, mode: WorkerMode) -> App {
+    let scene = scene(file);
+    let mut app = headless(&scene);
+    app.add_plugins((InputsPlugin, ComparePlugin { start: false }))
+        .add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
+    *app.world_mut().resource_mut::<StepWorker>() = StepWorker { mode, block: true, ..default() };
+    app
+}
+
+/// A session on the billiard; returns the lab's `q` and `t` (as bits) after every step.
+/// `lead`: how many steps the lab is ahead of what it shows when an input is
+/// given (1 on the worker: the step in flight took its inputs at its launch),
+/// so that both runs give each input to the same step.
+fn session(app: &mut App, lead: u64) -> BTreeMap<u64, Vec<u64>> {
+    let mut hashes = BTreeMap::new();
+    let spring = Spring { body: 0, target: DVec2::new(0.3, 0.4), force: DVec2::ZERO, peak: 0.0, start: DVec2::ZERO };
+    let mut shot = false;
+    let mut forked = false;
+    run_until(app, 500, |app, _| {
+        let lab = app.world().resource::<Lab>();
+        // `q` and `t` (on the worker, `q̇` already holds a shot gathered for the step in flight).
+        let q: Vec<u64> = lab.world.state.q.iter().chain([&lab.world.state.t]).map(|v| v.to_bits()).collect();
+        hashes.insert(lab.world.steps, q);
+        // Compare lanes fork from the state shown (a step in flight is taken again).
+        let shown = lab.world.steps;
+        if shown >= 150 && !forked {
+            forked = true;
+            app.world_mut().write_message(CompareAction::Toggle);
+        }
+        let s = shown + lead;
+        app.world_mut().resource_mut::<Drags>().grab = (200..300).contains(&s).then_some(Grab::Body(spring));
+        if s == 320 {
+            app.world_mut().write_message(LabAction::SetAlgorithm(Algorithm::Platt));
+        }
+        if s >= 350 && !shot {
+            // A cue shot on the entity, as the cue tool gives it.
+            shot = true;
+            let mut q = app.world_mut().query::<(&LabBody, &mut Coords)>();
+            for (b, mut c) in q.iter_mut(app.world_mut()) {
+                if b.index == 4 {
+                    apply_shot(&mut c, DVec2::new(-1.5, 0.7));
+                }
+            }
+        }
+        if s == 420 {
+            app.world_mut().resource_mut::<Lab>().world.model.bodies[2].force = nalgebra::Vector2::new(0.4, -0.2);
+        }
+    });
+    hashes
+}
+
+#[test]
+fn a_session_on_the_worker_equals_the_session_on_the_drawing_thread() {
+    let mut here = lab_app("billiard-corner.ron", WorkerMode::Never);
+    let mut there = lab_app("billiard-corner.ron", WorkerMode::Always);
+    let a = session(&mut here, 0);
+    let b = session(&mut there, 1);
+    assert_eq!(a.len(), b.len());
+    for (step, hash) in &a {
+        assert_eq!(Some(hash), b.get(step), "the lab's state after step {step}");
+    }
+    let lanes = |app: &App| -> Vec<(Algorithm, u64, u64)> {
+        let c = app.world().resource::<Compare>();
+        c.lanes.iter().map(|l| (l.lane.algorithm(), l.lane.world.steps, l.lane.world.state_hash())).collect()
+    };
+    assert_eq!(lanes(&here).len(), 3, "compare mode forked three lanes");
+    assert_eq!(lanes(&here), lanes(&there), "the lanes, stepped beside the lab on the worker");
+    assert!(lanes(&there).iter().all(|l| l.1 == 500), "the lanes kept up with the lab");
+    let log = |app: &App| app.world().resource::<Inputs>().log.entries.clone();
+    assert_eq!(log(&here), log(&there), "the input log");
+    assert!(
+        log(&there).iter().any(|(_, i)| matches!(i, contact_core::Input::Velocity { body: 4, .. })),
+        "the shot is logged"
+    );
+
+    // The worker's session replays from its log, in the core alone.
+    let scene = scene("billiard-corner.ron");
+    let mut world = scene.world.clone();
+    app_log_replay(&there, &mut world, scene.dt);
+    assert_eq!(world.state_hash(), there.world().resource::<Lab>().world.state_hash());
+}
+
+fn app_log_replay(app: &App, world: &mut contact_core::World, dt: f64) {
+    let log = app.world().resource::<Inputs>().log.clone();
+    let steps = app.world().resource::<Lab>().world.steps;
+    log.replay(world, dt, steps, |_, _| {});
+}
+
+#[test]
+fn a_reset_cancels_the_step_in_flight() {
+    let mut app = lab_app("wedge.ron", WorkerMode::Always);
+    run_until(&mut app, 40, |_, _| {});
+    assert!(app.world().resource::<StepInFlight>().in_flight(), "step 41 is in flight between updates");
+    app.world_mut().write_message(LabAction::Reset);
+    app.world_mut().write_message(LabAction::SetPaused(true));
+    app.update();
+    let lab = app.world().resource::<Lab>();
+    assert_eq!(lab.world.steps, 0, "the step in flight was dropped, not installed over the reset");
+    assert_eq!(lab.world.state_hash(), scene("wedge.ron").world.state_hash());
+    assert!(!app.world().resource::<StepInFlight>().in_flight());
+}
+
+/// Without waiting: each frame installs what is done and launches the next;
+/// the run ends where the core alone does.
+#[test]
+fn a_worker_that_is_not_waited_for_reaches_the_same_state() {
+    let scene = scene("newtons-cradle.ron");
+    let mut app = lab_app("newtons-cradle.ron", WorkerMode::Always);
+    app.world_mut().resource_mut::<StepWorker>().block = false;
+    let mut updates = 0;
+    while steps(&app) < 300 {
+        app.update();
+        updates += 1;
+        assert!(updates < 1_000_000, "the lab does not step");
+    }
+    // The last update may have launched step 301: wait for it and stop there.
+    let mut world = scene.world.clone();
+    let n = steps(&app);
+    for _ in 0..n {
+        world.step(scene.dt);
+    }
+    assert_eq!(world.state_hash(), app.world().resource::<Lab>().world.state_hash());
+}
