@@ -197,7 +197,7 @@ impl World {
             let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining);
             for &k in &hold {
                 active[k] = true;
-                problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining);
+                problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining, h);
             }
             let tau = self.settings.tau;
             let warm_slack = self.settings.tol.active / (tau * tau);

@@ -133,10 +133,14 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// largest violation over 10 s, 30 events instead of 26), and the cradle
 /// (sequential: a row's second hit in one sweep is plastic; its trajectory
 /// moves by at most 3e-7 m, from t = 0.968 s).
+///
+/// Changed by the bounded lift of a held row inside the surface (issue 16):
+/// the ball pile, whose landing holds such rows for the rest of a step after
+/// an event; the 300-ball pile had gone from 68 J to 1e6 J in one step there.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
     const PINNED: [(&str, u64); 7] = [
-        ("ball-pile.ron", 0x4f9c93ecd24105b2),
+        ("ball-pile.ron", 0xdfc2c5d28811d70e),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x1f3a41a10e7ed724),
         ("newtons-cradle.ron", 0x58d3aeb45e8aff75),
