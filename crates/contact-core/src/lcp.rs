@@ -128,8 +128,8 @@ fn solve(
         // A large cold problem (an impact on a landing pile): a few projected
         // Gauss–Seidel sweeps predict the clamped set, block pivoting finishes.
         let predicted = predict(graph, b, neq, eps);
-        for i in neq..m {
-            lp.clamped[i] = predicted[i] > 0.0;
+        for (c, l) in lp.clamped.iter_mut().zip(&predicted).skip(neq) {
+            *c = *l > 0.0;
         }
         cold = false;
     }

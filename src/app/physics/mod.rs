@@ -116,7 +116,10 @@ const MAIN: &str = "lab";
 /// cue shot sets `q̇`): they win over the step's at the next step boundary.
 /// `(entity, q, q̇)`, each `None` when the user left it alone.
 #[derive(Resource, Debug, Default)]
-pub struct UserCoords(Vec<(Entity, Option<[f64; 2]>, Option<[f64; 2]>)>);
+pub struct UserCoords(Vec<(Entity, Option<Pair>, Option<Pair>)>);
+
+/// A body's `q` or `q̇` as [`Coords`] holds them.
+type Pair = [f64; 2];
 
 /// The fixed-step systems and the physics budget.
 pub struct PhysicsPlugin;

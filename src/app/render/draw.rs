@@ -178,13 +178,12 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
                     // A string: slack when g > 0, drawn sagging; taut when active.
                     let slack = status[k].g > world.settings.tol.active;
                     if slack {
-                        let mid = (pa + pb) * 0.5;
                         let sag = ((length * length - (pa - pb).length_squared()).max(0.0)).sqrt() * 0.5;
                         let pts = (0..=24).map(|i| {
                             let u = i as f64 / 24.0;
                             let p = pa.lerp(pb, u);
                             let drop = sag * 4.0 * u * (1.0 - u);
-                            f(p - DVec2::Y * drop + (mid - mid))
+                            f(p - DVec2::Y * drop)
                         });
                         g.linestrip_2d(pts, if hl { color } else { state_color(ConstraintState::Inactive) });
                     } else {
