@@ -268,8 +268,12 @@ pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>, mut in_fl
     }
     match in_flight.phase {
         StepPhase::Launching => {
-            let mut lanes: Vec<Lane> = compare.lanes.iter().map(|l| l.lane.clone()).collect();
-            lanes.retain(|l| l.world.steps == lab.world.steps);
+            let mut lanes: Vec<Lane> = compare
+                .lanes
+                .iter()
+                .filter(|l| l.lane.world.steps == lab.world.steps)
+                .map(|l| l.lane.clone())
+                .collect();
             let given = lab.given.clone();
             in_flight.launch(LANES, move || {
                 for lane in &mut lanes {

@@ -119,11 +119,6 @@ impl StepInFlight {
         result.downcast::<T>().ok().map(|b| *b)
     }
 
-    /// Whether part `name` was launched with the step in flight.
-    pub fn has(&self, name: &'static str) -> bool {
-        self.parts.iter().any(|p| p.name == name)
-    }
-
     /// Forgets the step in flight (its threads finish and their answers are dropped).
     pub fn cancel(&mut self) {
         self.parts.clear();

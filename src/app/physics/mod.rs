@@ -40,7 +40,7 @@ pub use budget::PhysicsBudget;
 /// Where steps run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WorkerMode {
-    /// On a worker when the last step took longer than the threshold.
+    /// On a worker when the expected cost ([`StepWorker::expected`]) is over the threshold.
     #[default]
     Auto,
     /// Always on a worker (tests: the worker's path on every step).
@@ -49,16 +49,15 @@ pub enum WorkerMode {
     Never,
 }
 
-/// When a step goes to a worker thread, and what the last one cost.
+/// When a step goes to a worker thread, and what the next one may cost.
 #[derive(Resource, Debug)]
 pub struct StepWorker {
     pub mode: WorkerMode,
     /// A step slower than this is launched on a worker
     /// ([`StepWorker::THRESHOLD`]).
     pub threshold: Duration,
-    /// The core's wall time on the last step (its thread's, not the frame's).
-    pub last_cost: Duration,
-    /// What the next step may cost: the last step's cost, or the largest
+    /// What the next step may cost: the core's wall time on the last step (its
+    /// thread's, not the frame's), or the largest
     /// recent one fading by [`StepWorker::FADE`] a step. A landing pile
     /// alternates cheap steps and steps a hundred times dearer, and one of those
     /// on the drawing thread would freeze the window.
@@ -70,13 +69,7 @@ pub struct StepWorker {
 
 impl Default for StepWorker {
     fn default() -> Self {
-        StepWorker {
-            mode: WorkerMode::Auto,
-            threshold: Self::THRESHOLD,
-            last_cost: Duration::ZERO,
-            expected: Duration::ZERO,
-            block: false,
-        }
+        StepWorker { mode: WorkerMode::Auto, threshold: Self::THRESHOLD, expected: Duration::ZERO, block: false }
     }
 }
 
@@ -92,7 +85,6 @@ impl StepWorker {
     pub const FADE: f64 = 0.98;
 
     fn took(&mut self, cost: Duration) {
-        self.last_cost = cost;
         self.expected = cost.max(self.expected.mul_f64(Self::FADE));
     }
 
@@ -157,9 +149,9 @@ impl Plugin for PhysicsPlugin {
     }
 }
 
-/// `Gather`, `Forces`, `Log`: only for a new step (none in flight).
+/// `Gather`, `Forces`, `Log`: only for a new step (none in flight, none finishing).
 fn launching_allowed(in_flight: Res<StepInFlight>) -> bool {
-    !in_flight.in_flight() && in_flight.phase == StepPhase::Idle
+    !in_flight.in_flight()
 }
 
 /// `Step`, `Lanes`: not while a step is in flight and this run neither launched nor finishes it.
