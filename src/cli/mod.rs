@@ -75,6 +75,9 @@ pub struct RunArgs {
     /// Number of balls of a scene with a `ball_pile` (ball-pile.ron).
     #[arg(long, value_name = "N")]
     pub balls: Option<usize>,
+    /// Let islands still for 0.5 s sleep (skipped by the solver until touched; see the scene format's `solver.sleep`).
+    #[arg(long)]
+    pub sleep: bool,
     /// Write one row per step to FILE (columns: see below).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,

@@ -24,6 +24,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(m) = args.impulses {
         world.settings.events.impulses = m.into();
     }
+    if args.sleep {
+        world.settings.sleep.enabled = true;
+    }
     let dt = args.dt.unwrap_or(scene.dt);
     let duration = args.duration.unwrap_or(scene.duration);
     let steps = step_count(duration, dt)?;
@@ -78,6 +81,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         model.constraints.len()
     ))?;
     w(format!("steps: {} ({:.6} s simulated)", stats.steps, world.state.t))?;
+    if s.sleep.enabled {
+        w(format!("asleep at the end: {} of {} bodies", world.sleep.sleeping_bodies(), model.bodies.len()))?;
+    }
     w(format!("events: {}", stats.events))?;
     w(format!("max violation: {}", describe(&stats.max_violation, "m")))?;
     w(format!(

@@ -22,7 +22,27 @@ fn run_args(scene: PathBuf) -> RunArgs {
         balls: None,
         csv: None,
         events: None,
+        sleep: false,
     }
+}
+
+#[test]
+fn run_with_sleep_says_how_many_bodies_sleep_at_the_end() {
+    let args = RunArgs {
+        duration: Some(3.0),
+        balls: Some(12),
+        algorithm: Some(AlgorithmArg::Exact),
+        sleep: true,
+        ..run_args(scene("ball-pile.ron"))
+    };
+    let mut out = Vec::new();
+    run(&args, &mut out).unwrap();
+    let summary = String::from_utf8(out).unwrap();
+    assert!(summary.contains("asleep at the end: 12 of 12 bodies"), "{summary}");
+    // Without the flag the scene's setting (off) holds, and nothing is said.
+    let mut out = Vec::new();
+    run(&RunArgs { sleep: false, ..args }, &mut out).unwrap();
+    assert!(!String::from_utf8(out).unwrap().contains("asleep"));
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::active_set::Tolerances;
 use crate::choice::Algorithm;
 use crate::impulse::ImpulseMode;
 use crate::model::State;
+use crate::sleep::SleepSettings;
 use crate::units::Units;
 
 /// How a step advances `(q, q̇)` with `q̈` held constant over it.
@@ -118,6 +119,9 @@ pub struct Settings {
     /// The scene's yardstick: every threshold of the step is stated in it.
     #[serde(default)]
     pub units: Units,
+    /// Sleeping islands ([`crate::sleep`]; off by default).
+    #[serde(default)]
+    pub sleep: SleepSettings,
 }
 
 impl Default for Settings {
@@ -129,6 +133,7 @@ impl Default for Settings {
             integrator: Integrator::default(),
             events: EventSettings::default(),
             units: Units::default(),
+            sleep: SleepSettings::default(),
         }
     }
 }

@@ -31,6 +31,7 @@ use crate::events::{self, Event, TrialStep};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::model::{Model, State};
 pub use crate::settings::{Integrator, Settings};
+use crate::sleep::Sleep;
 use crate::speculative::{active_flags, landing};
 use crate::trace::Trace;
 
@@ -104,6 +105,8 @@ pub struct Snapshot {
     pub steps: u64,
     /// The keys of the generated contact rows then ([`crate::contacts`]).
     pub contact_keys: Option<Vec<ConstraintKey>>,
+    /// Which islands sleep, and the velocities they keep aside ([`crate::sleep`]).
+    pub sleep: Sleep,
 }
 
 /// A model, its state and the settings of the solver.
@@ -115,12 +118,14 @@ pub struct World {
     pub active_set: ActiveSet,
     /// Number of steps taken.
     pub steps: u64,
+    /// Sleeping islands ([`crate::sleep`]; nothing sleeps unless `settings.sleep` is on).
+    pub sleep: Sleep,
 }
 
 impl World {
     pub fn new(model: Model, state: State, settings: Settings) -> Self {
         let active_set = ActiveSet::new(model.constraints.len());
-        World { model, state, settings, active_set, steps: 0 }
+        World { model, state, settings, active_set, steps: 0, sleep: Sleep::default() }
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -129,6 +134,7 @@ impl World {
             active_set: self.active_set.clone(),
             steps: self.steps,
             contact_keys: self.model.contacts.as_ref().map(|g| g.keys.clone()),
+            sleep: self.sleep.clone(),
         }
     }
 
@@ -150,6 +156,7 @@ impl World {
         self.state = s.state.clone();
         self.active_set = s.active_set.clone();
         self.steps = s.steps;
+        self.sleep = s.sleep.clone();
     }
 
     /// Makes rows of the generated contacts near enough to matter in a step of
@@ -175,6 +182,12 @@ impl World {
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
         self.refresh_contacts(h);
+        let asleep = self.sleep.begin_step(&self.settings.sleep, &self.model, &mut self.state);
+        if asleep.any
+            && self.model.bodies.iter().enumerate().all(|(b, body)| !body.is_dynamic() || self.sleep.is_asleep(b))
+        {
+            return self.quiet_step(h);
+        }
         // The points the user's forces start from (the mouse's work), when any acts.
         let pushed = self.model.bodies.iter().any(|b| b.user_force.x != 0.0 || b.user_force.y != 0.0);
         let start = pushed.then(|| self.state.clone());
@@ -186,6 +199,8 @@ impl World {
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
         // Separating rows that come back within the first event sample: held active.
         let mut hold: Vec<usize> = Vec::new();
+        // The handled flags of sleeping rows, put back after the step.
+        let kept = asleep.kept_flags(&self.active_set.handled);
         let (problem, sol, g) = loop {
             // Touching contacts that approach get their impact before the solve.
             if let Some(event) =
@@ -195,15 +210,18 @@ impl World {
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
             let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining);
+            hold.retain(|&k| !asleep.any || !asleep.rows[k]);
             for &k in &hold {
                 active[k] = true;
                 problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining, h);
             }
             let tau = self.settings.tau;
             let warm_slack = self.settings.tol.active / (tau * tau);
+            asleep.set_aside(&mut active, &mut self.active_set.handled);
             let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol, warm_slack };
             let mut trace = Trace::new(algorithm);
-            let sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
+            let mut sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
+            asleep.hold_still(&mut sol.qdd);
             solves += trace.solves();
             kkt_residual = kkt_residual.max(sol.residual);
             comp = comp.max(complementarity_error(&problem, &active, &sol));
@@ -222,8 +240,10 @@ impl World {
             let g_trial = self.model.constraint_values(&trial.q);
             // Step 4: a rewind to the first activation inside the step.
             let held = hold.len();
+            // Sleeping rows are watched by no event (they do not move).
+            let watched = asleep.watched(&active);
             let search =
-                TrialStep { active: &active, rows: &problem.rows, qdd: &sol.qdd, g_trial: &g_trial, h: remaining };
+                TrialStep { active: &watched, rows: &problem.rows, qdd: &sol.qdd, g_trial: &g_trial, h: remaining };
             let event =
                 events::first_activation(&self.model, &self.settings, &mut self.state, &search, &events, &mut hold);
             if event.is_none() && hold.len() > held {
@@ -248,6 +268,8 @@ impl World {
             traces.push(trace);
             break (problem, sol, g_trial);
         };
+        asleep.restore_flags(&kept, &mut self.active_set.handled);
+        self.sleep.end_step(&self.settings.sleep, &self.model, &self.state, h);
         self.steps += 1;
         let max_violation = g.iter().zip(&problem.kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
         let handled: Vec<bool> =
@@ -287,6 +309,43 @@ impl World {
 }
 
 impl World {
+    /// Whether row `k` acts on a sleeping body ([`crate::sleep`]).
+    pub fn row_asleep(&self, k: usize) -> bool {
+        self.model.constraints.get(k).is_some_and(|c| c.bodies().iter().any(|&b| self.sleep.is_asleep(b)))
+    }
+
+    /// A step where every body sleeps: nothing moves, only the clock. No row
+    /// is solved (λ = 0, `q̈ = 0`); handled flags stay as they were.
+    fn quiet_step(&mut self, h: f64) -> StepReport {
+        self.state.t += h;
+        self.steps += 1;
+        let g = self.model.constraint_values(&self.state.q);
+        let kinds: Vec<ConstraintKind> = self.model.constraints.iter().map(|c| c.kind).collect();
+        let max_violation = g.iter().zip(&kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
+        let m = g.len();
+        StepReport {
+            status: StepStatus::Ok,
+            t: self.state.t,
+            h,
+            algorithm: self.settings.algorithm,
+            handled: (0..m).map(|k| self.active_set.handled[k] || kinds[k] == ConstraintKind::Equality).collect(),
+            lambda: vec![0.0; m],
+            tendency: vec![0.0; m],
+            qdd: vec![0.0; self.model.ndofs()],
+            g,
+            max_violation,
+            min_lambda: None,
+            solves: 0,
+            kinetic_energy: 0.0,
+            total_energy: self.model.total_energy(&self.state),
+            user_work: 0.0,
+            kkt_residual: 0.0,
+            complementarity_error: 0.0,
+            events: Vec::new(),
+            traces: vec![Trace::new(self.settings.algorithm)],
+        }
+    }
+
     /// Settings known to be unstable or unsafe for this world now, one sentence
     /// each (empty: none), for a step `h` and Baumgarte's `tau`:
     ///

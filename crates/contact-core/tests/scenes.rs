@@ -265,6 +265,14 @@ const CASES: &[Case] = &[
         message: "must be positive",
     },
     Case {
+        what: "a negative sleep time",
+        from: "tau: 0.01",
+        to: "tau: 0.01, sleep: (enabled: true, time: -1)",
+        line: 18,
+        field: "solver.sleep.time",
+        message: "must not be negative",
+    },
+    Case {
         what: "an unknown algorithm",
         from: "algorithm: Exact",
         to: "algorithm: Exakt",

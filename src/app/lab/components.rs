@@ -75,6 +75,8 @@ pub enum ConstraintState {
     Handled,
     /// `g < −tol`, and not handled: the body is through the wall.
     Violated,
+    /// On a sleeping body: left out of the solve until something touches it.
+    Asleep,
 }
 
 impl ConstraintState {
@@ -84,6 +86,7 @@ impl ConstraintState {
             ConstraintState::ActiveNotHandled => "active, not handled",
             ConstraintState::Handled => "handled",
             ConstraintState::Violated => "violated",
+            ConstraintState::Asleep => "asleep",
         }
     }
 

@@ -12,6 +12,7 @@ pub fn state_rgb(s: ConstraintState) -> [u8; 3] {
         ConstraintState::ActiveNotHandled => [240, 170, 40],
         ConstraintState::Handled => [70, 200, 110],
         ConstraintState::Violated => [235, 70, 70],
+        ConstraintState::Asleep => [120, 140, 230],
     }
 }
 

@@ -152,6 +152,9 @@ fn sync_components_from_core(world: &mut World) {
             s.handled = true;
             s.state = ConstraintState::Handled;
         }
+        if core.row_asleep(k) {
+            s.state = ConstraintState::Asleep;
+        }
         *status = s;
     }
 }

@@ -340,7 +340,8 @@ pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&La
     for (c, mut status) in &mut constraints {
         let k = c.index;
         let (Some(&g), Some(&handled)) = (report.g.get(k), report.handled.get(k)) else { continue };
-        let state = ConstraintState::of(g, handled, tol);
+        let state =
+            if lab.world.row_asleep(k) { ConstraintState::Asleep } else { ConstraintState::of(g, handled, tol) };
         *status = ConstraintStatus { g, tendency: report.tendency[k], lambda: report.lambda[k], handled, state };
     }
 }

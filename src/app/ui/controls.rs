@@ -191,6 +191,12 @@ impl Controls<'_, '_, '_> {
             );
             ui.checkbox(&mut st.events.enabled, "rewind to first activation");
             ui.end_row();
+            ui.label("sleep").on_hover_text(
+                "an island of bodies still (slower than 1 mm/s) for 0.5 s is left out of the solve until something \
+                 touches it, and wakes with its state bit for bit (Box2D's islands)",
+            );
+            ui.checkbox(&mut st.sleep.enabled, "let still islands sleep");
+            ui.end_row();
             ui.label("impulses");
             ui.vertical(|ui| {
                 ui.radio_value(&mut st.events.impulses, ImpulseMode::Simultaneous, "simultaneous")

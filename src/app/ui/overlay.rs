@@ -390,35 +390,36 @@ impl Overlay<'_, '_, '_> {
         } else {
             "λ ∂g/∂p ≥ 0".to_string()
         };
-        let rows: [[([u8; 3], &str, bool); 4]; 2] = [
-            [
-                (palette::state_rgb(ConstraintState::Inactive), "inactive", false),
-                (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled", false),
-                (palette::state_rgb(ConstraintState::Handled), "handled", false),
-                (palette::state_rgb(ConstraintState::Violated), "violated", false),
-            ],
-            [
-                (palette::FORCE, "force f", true),
-                (palette::LAMBDA_POS, lambda_text.as_str(), true),
-                (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", true),
-                (palette::SPRING, "mouse spring", true),
-            ],
+        let mut rows: Vec<([u8; 3], &str, bool)> = vec![
+            (palette::state_rgb(ConstraintState::Inactive), "inactive", false),
+            (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled", false),
+            (palette::state_rgb(ConstraintState::Handled), "handled", false),
+            (palette::state_rgb(ConstraintState::Violated), "violated", false),
         ];
+        let sleeping = self.data.lab.as_deref().is_some_and(|lab| lab.world.settings.sleep.enabled);
+        if sleeping {
+            rows.push((palette::state_rgb(ConstraintState::Asleep), "asleep", false));
+        }
+        rows.extend([
+            (palette::FORCE, "force f", true),
+            (palette::LAMBDA_POS, lambda_text.as_str(), true),
+            (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", true),
+            (palette::SPRING, "mouse spring", true),
+        ]);
         let font = FontId::proportional(12.0);
         let items: Vec<([u8; 3], &str, bool, f32)> = rows
             .iter()
-            .flatten()
             .map(|&(rgb, t, arrow)| {
                 (rgb, t, arrow, p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
             })
             .collect();
-        // Four items a row when they fit, else as many as the view's width takes.
+        // The states on a row and the arrows on another when they fit, else as many as the view's width takes.
         let avail = (self.rect.width() - 24.0).max(80.0);
         let mut lines: Vec<Vec<usize>> = vec![vec![]];
         let mut x = 0.0;
         for (k, item) in items.iter().enumerate() {
             let line = lines.last_mut().expect("one line at least");
-            if !line.is_empty() && (x + item.3 > avail || line.len() == 4) {
+            if !line.is_empty() && (x + item.3 > avail || items[k - 1].2 != item.2) {
                 lines.push(vec![]);
                 x = 0.0;
             }

@@ -271,6 +271,27 @@ pub struct SolverSpec {
     /// Below this approach speed (m/s; default 1e-3 speed units) an impact is plastic.
     #[serde(deserialize_with = "some_f64")]
     pub min_impact_speed: Option<f64>,
+    /// Sleeping islands: `(enabled: true)`, with `speed` and `time` optional.
+    pub sleep: SleepSpec,
+}
+
+/// The `sleep` field of the `solver` block ([`crate::sleep`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SleepSpec {
+    pub enabled: bool,
+    /// A body slower than this is still (m/s; default 1e-3 speed units).
+    #[serde(deserialize_with = "some_f64")]
+    pub speed: Option<f64>,
+    /// An island still this long sleeps (s; default 0.5).
+    pub time: f64,
+}
+
+impl Default for SleepSpec {
+    fn default() -> Self {
+        let s = crate::sleep::SleepSettings::default();
+        SleepSpec { enabled: s.enabled, speed: None, time: s.time }
+    }
 }
 
 /// A number written plainly (`1e-6`, not `Some(1e-6)`) for an optional field.
@@ -294,6 +315,7 @@ impl Default for SolverSpec {
             impulses: s.events.impulses,
             max_events_per_step: s.events.max_per_step,
             min_impact_speed: None,
+            sleep: SleepSpec::default(),
         }
     }
 }

@@ -7,6 +7,7 @@ use super::ctx::{Ctx, Result};
 use crate::active_set::Tolerances;
 use crate::scene::schema::SolverSpec;
 use crate::settings::{EventSettings, Settings};
+use crate::sleep::SleepSettings;
 
 /// The [`Settings`] of the `solver` block (its `dt` is the scene's, not the solver's).
 pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
@@ -23,6 +24,12 @@ pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
     let restitution = cx.restitution("solver.restitution", Some(s.restitution))?.unwrap_or(0.0);
     let min_impact_speed = s.min_impact_speed.unwrap_or(units.speed(EventSettings::default().min_impact_speed));
     let min_impact_speed = cx.non_negative("solver.min_impact_speed", min_impact_speed, "the speed")?;
+    let sleep_speed = s.sleep.speed.unwrap_or(units.speed(SleepSettings::default().speed));
+    let sleep = SleepSettings {
+        enabled: s.sleep.enabled,
+        speed: cx.non_negative("solver.sleep.speed", sleep_speed, "the speed")?,
+        time: cx.non_negative("solver.sleep.time", s.sleep.time, "the time")?,
+    };
     Ok(Settings {
         algorithm: s.algorithm,
         tau,
@@ -36,5 +43,6 @@ pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
             min_impact_speed,
         },
         units,
+        sleep,
     })
 }
