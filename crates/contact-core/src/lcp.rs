@@ -40,6 +40,17 @@
 //! Nocedal & Smelyanskiy 2008; Silcowitz, Niebe & Erleben 2010 do the same).
 //! The pivoting then only mends the prediction; the answer is the same LCP's.
 //!
+//! A large island (more than 128 rows) warm from the previous step whose set
+//! is not the answer (a pile settling: a few rows enter or leave each step)
+//! does not try block moves, which on a hyperstatic pile add dependent rows
+//! together and make `λ` explode (1e7 where the answer is 10): after its one
+//! warm round it goes to Dantzig's pivoting from the warm set, which drives
+//! only the rows violating by more than the warm slack (`a_i < −warm_slack`,
+//! the tolerance the warm round already accepts; [`crate::exact`] states it).
+//! A 100-ball pile settling (t = 1–2 s) took ~450 rounds a step from there,
+//! ~60 now. Leaving rows come out of the factor by a rank-one update
+//! ([`Envelope::remove`]), not by factoring the rows after them again.
+//!
 //! Rows that share no body, directly or through other rows, are independent
 //! problems ([`SchurGraph::islands`]): an island that has converged is not
 //! solved again while another still pivots. A warm start (`C` given) that is
@@ -124,6 +135,7 @@ fn solve(
         capped: false,
     };
     let mut cold = !warm.iter().any(|w| *w);
+    let warm_given = !cold;
     if cold && m > predict_rows {
         // A large cold problem (an impact on a landing pile): a few projected
         // Gauss–Seidel sweeps predict the clamped set, block pivoting finishes.
@@ -135,11 +147,20 @@ fn solve(
     }
     let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m] };
     for idx in &members {
-        if cold || !work.block(&mut lp, idx) {
+        // A large island warm from the previous step (a pile settling): one
+        // round, and if the previous set is not the answer, Dantzig from it.
+        let settling = warm_given && idx.len() > LARGE_ISLAND;
+        let start: Vec<bool> = if settling { idx.iter().map(|&i| lp.clamped[i]).collect() } else { Vec::new() };
+        let rounds = if settling { 1 } else { BLOCK_ROUNDS };
+        if cold || !work.block(&mut lp, idx, rounds) {
+            for (&i, &c) in idx.iter().zip(&start) {
+                lp.clamped[i] = c;
+            }
             // No convergence by block moves: shrink C until every λ_C ≥ 0 (a
             // feasible start), then pivot one index at a time, which always ends.
             work.shrink(&mut lp, idx);
-            work.dantzig(&mut lp, idx);
+            let tol = if settling { work.warm_slack } else { work.tol };
+            work.dantzig(&mut lp, idx, tol);
         }
     }
     for i in neq..m {
@@ -157,6 +178,10 @@ const BLOCK_ROUNDS: usize = 40;
 
 /// Above this many rows a cold problem starts from a predicted clamped set.
 const PREDICT_ROWS: usize = 128;
+/// Above this many rows a warm island that is not already the answer goes
+/// straight to Dantzig's pivoting from the warm set, driving only the rows
+/// that violate by more than the warm slack (see the module docs).
+const LARGE_ISLAND: usize = 128;
 /// Projected Gauss–Seidel sweeps of the prediction.
 const PREDICT_SWEEPS: usize = 30;
 
@@ -244,10 +269,10 @@ impl Work<'_> {
     }
 
     /// Block principal pivoting on one island (see the module docs). False when
-    /// it did not converge within [`BLOCK_ROUNDS`].
-    fn block(&mut self, lp: &mut Lcp, idx: &[usize]) -> bool {
+    /// it did not converge within `rounds` ([`BLOCK_ROUNDS`] but for a settling island).
+    fn block(&mut self, lp: &mut Lcp, idx: &[usize], rounds: usize) -> bool {
         let (mut best, mut tries) = (usize::MAX, BLOCK_TRIES);
-        for round in 0..BLOCK_ROUNDS {
+        for round in 0..rounds {
             self.solve_clamped(lp, idx);
             let tol = if round == 0 { self.warm_slack } else { self.tol };
             let clamped = self.clamped_list(lp);
@@ -316,7 +341,8 @@ impl Work<'_> {
     ///
     /// by the largest step that keeps `λ_C ≥ 0` and `a_N ≥ 0` (the ratio test);
     /// the blocking index changes side and the drive resumes until `a_d = 0`.
-    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize]) {
+    /// Rows with `a_i ≥ −tol` are not driven.
+    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize], tol: f64) {
         self.solve_clamped(lp, idx);
         let max_pivots = 20 * idx.len() + 20;
         let mut pivots = 0;
@@ -325,7 +351,7 @@ impl Work<'_> {
             let next = idx
                 .iter()
                 .copied()
-                .filter(|&i| i >= self.neq && !lp.clamped[i] && lp.a[i] < -self.tol)
+                .filter(|&i| i >= self.neq && !lp.clamped[i] && lp.a[i] < -tol)
                 .min_by(|&i, &j| lp.a[i].total_cmp(&lp.a[j]));
             let Some(d) = next else { return };
             let a_start = lp.a[d];
@@ -483,6 +509,62 @@ mod tests {
             predicted.rounds.len(),
             pivoted.rounds.len()
         );
+    }
+
+    /// A large island warm from a set that is not quite the answer (a pile
+    /// settling: a few rows must enter or leave) goes to Dantzig from the
+    /// warm set after one round, drives only rows violating by more than the
+    /// warm slack, and ends complementary to that slack.
+    #[test]
+    fn a_large_warm_island_a_few_rows_off_ends_complementary_within_the_slack() {
+        let (cols, layers) = (12, 10);
+        let ball = |i: usize, j: usize| 2 * (j * cols + i);
+        let mut rows = Vec::new();
+        for j in 0..layers {
+            for i in 0..cols {
+                let b = ball(i, j);
+                rows.push(if j == 0 {
+                    SparseRow::from_entries(&[(b + 1, 1.0)])
+                } else {
+                    let o = ball(i, j - 1);
+                    SparseRow::from_entries(&[(b, 0.1), (b + 1, 1.0), (o, -0.1), (o + 1, -1.0)])
+                });
+                if i + 1 < cols {
+                    let o = ball(i + 1, j);
+                    rows.push(SparseRow::from_entries(&[(b, -1.0), (o, 1.0)]));
+                }
+            }
+        }
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let g = SchurGraph::new(&refs, &vec![10.0; 2 * cols * layers]);
+        let m = rows.len();
+        assert!(m > LARGE_ISLAND, "{m} rows");
+        // Gravity down every column, sideways pushes in alternate directions.
+        let b: Vec<f64> = (0..m).map(|i| if i % 2 == 0 { 9.81 } else { 0.5 - (i % 4) as f64 * 0.5 }).collect();
+        let cold = solve_lcp(&g, &b, 0, &[], 1e-9, 0.0);
+        assert!(!cold.capped);
+        // The next step: b moved a little, and a warm set with 6 rows flipped.
+        let b2: Vec<f64> = b.iter().enumerate().map(|(i, v)| v + 0.05 * ((i % 7) as f64 - 3.0)).collect();
+        let mut warm = cold.clamped.clone();
+        for i in [3, 17, 40, 77, 120, 150] {
+            warm[i] = !warm[i];
+        }
+        let slack = 1e-2;
+        let l = solve_lcp(&g, &b2, 0, &warm, 1e-9, slack);
+        assert!(!l.capped);
+        assert!(l.rounds.len() > 1, "the warm set was not the answer: pivots were needed");
+        let a = g.mul(&l.lambda).iter().zip(&b2).map(|(x, y)| x - y).collect::<Vec<_>>();
+        let scale = l.lambda.iter().fold(1.0_f64, |s, v| s.max(v.abs()));
+        for i in 0..m {
+            assert!(l.lambda[i] >= 0.0, "λ_{i} = {}", l.lambda[i]);
+            assert!(a[i] >= -slack - 1e-9 * scale, "a_{i} = {}", a[i]);
+            if l.clamped[i] {
+                // Off by the regularization's ε λ only (ε = 1e-10 max A_ii).
+                assert!(a[i].abs() <= 1e-8 * scale, "clamped a_{i} = {}", a[i]);
+            } else {
+                assert!(l.lambda[i] == 0.0);
+            }
+        }
     }
 
     /// A warm start at the answer takes one round; a cold one takes more and
