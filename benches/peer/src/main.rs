@@ -91,6 +91,19 @@ struct Args {
     /// The timed steps alternate between the engines in chunks of this many steps.
     #[arg(long, default_value_t = 50)]
     chunk: usize,
+    /// Let still islands sleep in both engines (contact-lab's `solver.sleep`,
+    /// rapier's `can_sleep`).
+    #[arg(long)]
+    sleep: bool,
+    /// The last this many simulated seconds of the timed part get their own
+    /// statistics (the pile settled, when the timed part starts at the drop).
+    #[arg(long, default_value_t = 1.0)]
+    window: f64,
+    /// Every this many steps, contact-lab's step is compared with its oracle:
+    /// eq. (6) assembled and solved once at the step's start with the step's
+    /// final handled set known in advance (the least an active-set method does).
+    #[arg(long, default_value_t = 10)]
+    oracle_every: usize,
 }
 
 fn main() {
@@ -173,14 +186,21 @@ fn run(args: &Args) -> Result<(), String> {
         for &alg in &algorithms {
             let mut w = world.clone();
             w.settings.algorithm = alg;
-            engines.push((format!("contact-lab ({})", alg_name(alg)), Box::new(Lab { world: w, h, last_violation: 0.0 })));
+            w.settings.sleep.enabled = args.sleep;
+            let lab = Lab { world: w, h, last_violation: 0.0, before: None, handled: Vec::new() };
+            engines.push((format!("contact-lab ({})", alg_name(alg)), Box::new(lab)));
         }
     }
-    engines.push((format!("rapier2d (f64) {RAPIER_VERSION}"), Box::new(Rapier::new(&desc, h, args.rapier_sleep))));
-    let rows = measure(engines, &desc, own_settle, steps, args.chunk.max(1));
+    engines.push((format!("rapier2d (f64) {RAPIER_VERSION}"), Box::new(Rapier::new(&desc, h, args.rapier_sleep || args.sleep))));
+    let window = ((args.window / h).round() as usize).min(steps);
+    let plan = Plan { settle_steps: own_settle, steps, chunk: args.chunk.max(1), oracle_every: args.oracle_every };
+    let rows = measure(engines, &desc, &plan);
     let rapier_row = rows.last().expect("rapier's row").clone();
 
     print_table(&rows);
+    println!();
+    println!("per step, release, µs (whole timed part: {} s from t = {settle} s; last: its last {} s):", duration, window as f64 * h);
+    print_steps(&rows, window, h);
     for r in rows.iter().filter(|r| !r.name.starts_with("rapier")) {
         println!(
             "ratio time/step {} / rapier: {:.2}",
@@ -506,7 +526,14 @@ impl Probe {
 // The two engines behind one interface.
 
 trait Engine {
-    fn step(&mut self);
+    /// One step; returns the events (rewinds and impacts) it resolved.
+    fn step(&mut self) -> usize;
+    /// Keeps what [`Engine::oracle`] needs of the state before the next step.
+    fn prepare_oracle(&mut self) {}
+    /// The time of the oracle of the step just taken (see `--oracle-every`).
+    fn oracle(&mut self) -> Option<Duration> {
+        None
+    }
     /// The engine's own measure of the last step's violation, if it has one.
     fn reported_violation(&self) -> Option<f64>;
     /// Ball centres, in the order of `Desc::balls`.
@@ -519,11 +546,30 @@ struct Lab {
     world: World,
     h: f64,
     last_violation: f64,
+    /// The state before the step, kept for the oracle.
+    before: Option<contact_core::State>,
+    handled: Vec<usize>,
 }
 
 impl Engine for Lab {
-    fn step(&mut self) {
-        self.last_violation = self.world.step(self.h).max_violation;
+    fn step(&mut self) -> usize {
+        let r = self.world.step(self.h);
+        self.last_violation = r.max_violation;
+        if self.before.is_some() {
+            self.handled = (0..r.handled.len()).filter(|&k| r.handled[k]).collect();
+        }
+        r.events.len()
+    }
+    fn prepare_oracle(&mut self) {
+        self.before = Some(self.world.state.clone());
+    }
+    fn oracle(&mut self) -> Option<Duration> {
+        let before = self.before.take()?;
+        // The rows are those of the step (generated rows change only at a step's start).
+        let t = Instant::now();
+        let p = contact_core::ContactProblem::new(&self.world.model, &before, self.world.settings.tau);
+        std::hint::black_box(p.solve(&self.handled));
+        Some(t.elapsed())
     }
     fn reported_violation(&self) -> Option<f64> {
         Some(self.last_violation)
@@ -609,8 +655,9 @@ impl Rapier {
 }
 
 impl Engine for Rapier {
-    fn step(&mut self) {
+    fn step(&mut self) -> usize {
         self.w.step();
+        0
     }
     fn reported_violation(&self) -> Option<f64> {
         None
@@ -654,6 +701,10 @@ struct Row {
     e_start: f64,
     e_end: f64,
     settle_time: Duration,
+    /// Every timed step: its time, the penetration after it, its events.
+    per_step: Vec<(Duration, f64, usize)>,
+    /// Sampled steps: (the step's time, its oracle's time).
+    oracle: Vec<(usize, Duration, Duration)>,
 }
 
 impl Row {
@@ -672,10 +723,19 @@ struct Run {
     row: Row,
 }
 
+/// How many steps to settle, time and interleave, and how often to time the oracle.
+struct Plan {
+    settle_steps: usize,
+    steps: usize,
+    chunk: usize,
+    oracle_every: usize,
+}
+
 /// Settles every engine (untimed, one after the other), then times `steps` steps
 /// of all of them interleaved in chunks of `chunk` steps, so that a busy machine
 /// slows them alike. Only the calls to `step` are inside the timed part.
-fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, settle_steps: usize, steps: usize, chunk: usize) -> Vec<Row> {
+fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, plan: &Plan) -> Vec<Row> {
+    let Plan { settle_steps, steps, chunk, oracle_every } = *plan;
     let mut runs: Vec<Run> = engines
         .into_iter()
         .map(|(name, mut engine)| {
@@ -700,6 +760,8 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, settle_steps: u
                 e_start,
                 e_end: e_start,
                 settle_time,
+                per_step: Vec::with_capacity(steps),
+                oracle: Vec::new(),
             };
             Run { engine, probe: Probe::new(desc), row }
         })
@@ -711,15 +773,27 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, settle_steps: u
     while done < steps {
         let n = chunk.min(steps - done);
         for run in &mut runs {
-            for _ in 0..n {
+            for i in 0..n {
+                let sample = oracle_every > 0 && (done + i) % oracle_every == 0;
+                if sample {
+                    run.engine.prepare_oracle();
+                }
                 let t = Instant::now();
-                run.engine.step();
-                run.row.time += t.elapsed();
+                let events = run.engine.step();
+                let dt = t.elapsed();
+                run.row.time += dt;
+                if sample {
+                    if let Some(o) = run.engine.oracle() {
+                        run.row.oracle.push((done + i, dt, o));
+                    }
+                }
                 if let Some(v) = run.engine.reported_violation() {
                     run.row.reported = Some(run.row.reported.unwrap_or(0.0).max(v));
                 }
                 run.engine.positions(&mut p);
-                run.row.geometric = run.row.geometric.max(run.probe.max_penetration(desc, &p));
+                let pen = run.probe.max_penetration(desc, &p);
+                run.row.geometric = run.row.geometric.max(pen);
+                run.row.per_step.push((dt, pen, events));
             }
             run.row.steps += n;
         }
@@ -764,5 +838,47 @@ fn print_table(rows: &[Row]) {
             r.e_start,
             r.settle_time.as_secs_f64(),
         );
+    }
+}
+
+/// Median, worst, mean (µs), max penetration (m), events per simulated second
+/// and the oracle ratio (sum of sampled step times over their oracles') of
+/// the timed steps from `from` on.
+fn step_stats(r: &Row, from: usize, h: f64) -> (f64, f64, f64, f64, f64, Option<f64>) {
+    let part = &r.per_step[from.min(r.per_step.len())..];
+    if part.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0, 0.0, None);
+    }
+    let mut us: Vec<f64> = part.iter().map(|s| s.0.as_secs_f64() * 1e6).collect();
+    us.sort_by(f64::total_cmp);
+    let mean = us.iter().sum::<f64>() / us.len() as f64;
+    let pen = part.iter().map(|s| s.1).fold(0.0, f64::max);
+    let events = part.iter().map(|s| s.2).sum::<usize>() as f64 / (part.len() as f64 * h);
+    let sampled: Vec<_> = r.oracle.iter().filter(|o| o.0 >= from).collect();
+    let oracle = (!sampled.is_empty()).then(|| {
+        let step: f64 = sampled.iter().map(|o| o.1.as_secs_f64()).sum();
+        let oracle: f64 = sampled.iter().map(|o| o.2.as_secs_f64()).sum();
+        step / oracle
+    });
+    (us[us.len() / 2], us[us.len() - 1], mean, pen, events, oracle)
+}
+
+/// The per-step table: the whole timed part, then its last `window` steps.
+fn print_steps(rows: &[Row], window: usize, h: f64) {
+    println!(
+        "| engine | part | median | worst | mean | steps/s (mean) | max penetration (m) | events/s | step / oracle |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let n = r.per_step.len();
+        for (part, from) in [("all", 0), ("last", n.saturating_sub(window))] {
+            let (median, worst, mean, pen, events, oracle) = step_stats(r, from, h);
+            println!(
+                "| {} | {part} | {median:.1} | {worst:.1} | {mean:.1} | {:.0} | {pen:.1e} | {events:.0} | {} |",
+                r.name,
+                1e6 / mean,
+                oracle.map_or("-".to_string(), |o| format!("{o:.2}")),
+            );
+        }
     }
 }

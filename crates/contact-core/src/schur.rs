@@ -64,7 +64,7 @@ impl SchurGraph {
         for (i, r) in rows.iter().enumerate() {
             diag[i] = r.weighted_dot(r, minv);
             let mut others: Vec<usize> =
-                r.entries().iter().map(|(c, _)| &by_coord[*c]).flatten().copied().filter(|&j| j != i).collect();
+                r.entries().iter().flat_map(|(c, _)| &by_coord[*c]).copied().filter(|&j| j != i).collect();
             others.sort_unstable();
             others.dedup();
             adj[i] =
@@ -299,14 +299,14 @@ impl Envelope {
         // The last row reaching back to each column.
         let mut reach: Vec<usize> = (0..n).collect();
         for i in p + 1..n {
-            for k in self.first[i]..i {
-                reach[k] = reach[k].max(i);
+            for r in &mut reach[self.first[i]..i] {
+                *r = (*r).max(i);
             }
         }
         let mut v = vec![0.0; n];
-        for i in p + 1..=reach[p] {
+        for (i, vi) in v.iter_mut().enumerate().take(reach[p] + 1).skip(p + 1) {
             if self.first[i] <= p {
-                v[i] = self.vals[at(self, i, p)];
+                *vi = self.vals[at(self, i, p)];
             }
         }
         for k in p + 1..n {
