@@ -13,7 +13,7 @@ use contact_lab::app::compare::{Compare, CompareAction, ComparePlugin};
 use contact_lab::app::cue::apply_shot;
 use contact_lab::app::drag;
 use contact_lab::app::inputs::{Inputs, InputsPlugin};
-use contact_lab::app::lab::{Coords, Drags, Grab, Lab, LabAction, LabBody, PhysicsSet, Spring, StepInFlight};
+use contact_lab::app::lab::{Coords, Drags, Grab, Lab, LabAction, LabBody, PhysicsSet, Spring, Status, StepInFlight};
 use contact_lab::app::physics::{StepWorker, WorkerMode};
 
 use crate::common::*;
@@ -118,6 +118,30 @@ fn a_reset_cancels_the_step_in_flight() {
     assert_eq!(lab.world.steps, 0, "the step in flight was dropped, not installed over the reset");
     assert_eq!(lab.world.state_hash(), scene("wedge.ron").world.state_hash());
     assert!(!app.world().resource::<StepInFlight>().in_flight());
+}
+
+/// A worker that dies without answering (a panic in the core) pauses the
+/// clock and says so, instead of launching the same step again forever.
+#[test]
+fn a_panicking_step_pauses_the_clock_and_says_so() {
+    let mut app = lab_app("wedge.ron", WorkerMode::Always);
+    run_until(&mut app, 40, |_, _| {});
+    let before = app.world().resource::<Lab>().world.state_hash();
+    {
+        let mut in_flight = app.world_mut().resource_mut::<StepInFlight>();
+        in_flight.cancel();
+        // The part the physics installs, dying as a panicking core would.
+        in_flight.launch("lab", || -> u8 { panic!("a core panic, on purpose (this test)") });
+    }
+    app.update();
+    assert!(app.world().resource::<Time<Virtual>>().is_paused(), "the clock is paused");
+    let status = app.world().resource::<Status>();
+    assert!(status.error && status.text.contains("stopped in the core"), "{}", status.text);
+    assert_eq!(app.world().resource::<Lab>().world.state_hash(), before, "the state before the step is kept");
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(!app.world().resource::<StepInFlight>().in_flight(), "no step is launched while paused");
 }
 
 /// Without waiting: each frame installs what is done and launches the next;

@@ -239,7 +239,21 @@ pub fn step_world(
 ) {
     let Some(mut lab) = lab else { return };
     let (stepped, report) = if in_flight.phase == StepPhase::Finishing {
-        let Some((mut stepped, report, cost)) = in_flight.take::<Stepped>(MAIN) else { return };
+        let Some((mut stepped, report, cost)) = in_flight.take::<Stepped>(MAIN) else {
+            // The worker died without answering (a panic in the core): trying
+            // the same step again would fail the same way, forever.
+            virt.pause();
+            fixed.discard_overstep(Duration::MAX);
+            if let Some(mut status) = status {
+                let t = lab.world.state.t;
+                let msg = format!(
+                    "The step from t = {t:.4} s stopped in the core (a panic on the worker thread; see the terminal). \
+                     The clock is paused at the state before it."
+                );
+                status.warn(real.elapsed_secs_f64(), msg);
+            }
+            return;
+        };
         worker.took(cost);
         // What the user changed while the step was in flight applies from the
         // next step: the settings and the bodies' fields, and coordinates set
