@@ -176,4 +176,32 @@ awk -v x0="$x0" -v y0="$y0" -v x1="$x1" -v y1="$y1" -v d="$d" \
 read -r _ px py < <(grep "^puck " "$DUMP")
 say "  state dump at exit: puck at ($px, $py)"
 awk -v x="$px" -v y="$py" 'BEGIN { exit !((x*x + y*y) > 0.01) }' || fail "the dump says the puck is still at the start"
+# --- 3. A clip ----------------------------------------------------------------
+# 10 frames per simulated second for 1 s of the billiard break: the GIF has 10
+# frames of the world view's size, and its frame k is the screenshot taken
+# paused at t = k/10 (cut to the same rectangle) more closely than its
+# neighbours are (trails may differ by a few pixels: they follow frames drawn).
+say "a clip of the billiard break"
+timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" assets/scenes/billiard-corner.ron --size ${W}x${H} \
+  --record "$OUT/clip.gif" --duration 1 --fps 10 >"$OUT/clip.log" 2>&1 || { tail -20 "$OUT/clip.log"; fail "the clip run failed"; }
+grep -q "Clip saved to" "$OUT/clip.log" || fail "the app did not say where the clip went"
+geom=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/clip.log" | sed -n 's/.*clip: \([0-9]*x[0-9]*+[0-9]*+[0-9]*\) px.*/\1/p' | head -1)
+[ -n "$geom" ] || fail "the app did not log the clip's rectangle"
+nframes=$(identify "$OUT/clip.gif" | wc -l)
+[ "$nframes" = 10 ] || fail "the clip has $nframes frames, expected 10"
+read -r cw ch < <(identify -format '%W %H\n' "$OUT/clip.gif[0]")
+[ "${cw}x${ch}" = "${geom%%+*}" ] || fail "the clip is ${cw}x${ch}, the world view ${geom%%+*}"
+convert "$OUT/clip.gif" -coalesce "$OUT/clip-%d.png"
+timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" assets/scenes/billiard-corner.ron --size ${W}x${H} \
+  --pause-at 0.5 --frames 10 --screenshot "$OUT/clip-at-0.5.png" >"$OUT/clip-shot.log" 2>&1 \
+  || { tail -20 "$OUT/clip-shot.log"; fail "the screenshot at t = 0.5 s failed"; }
+convert "$OUT/clip-at-0.5.png" -crop "$geom" +repage "$OUT/clip-at-0.5-view.png"
+rmse() { compare -metric RMSE "$1" "$2" null: 2>&1 | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
+r4=$(rmse "$OUT/clip-4.png" "$OUT/clip-at-0.5-view.png")
+r5=$(rmse "$OUT/clip-5.png" "$OUT/clip-at-0.5-view.png")
+r6=$(rmse "$OUT/clip-6.png" "$OUT/clip-at-0.5-view.png")
+say "  10 frames of ${cw}x${ch}; RMSE against the screenshot at t = 0.5 s: frame 4 $r4, frame 5 $r5, frame 6 $r6"
+awk -v a="$r4" -v b="$r5" -v c="$r6" 'BEGIN { exit !(b < 0.05 && b < a && b < c) }' \
+  || fail "frame 5 of the clip is not the screenshot at t = 0.5 s"
+
 say "OK (artifacts in $OUT)"

@@ -18,12 +18,14 @@
 //! | feature | [`compare`]     | compare mode: one lane per algorithm, in lockstep             | `lab` |
 //! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab` |
 //! | feature | [`screenshot`]  | F12, `--screenshot`, `--pause-at`, `--dump-state`             | `lab` |
+//! | feature | [`clip`]        | V, `--record`: animated GIFs at a fixed simulated frame rate  | `lab` |
 //! | top     | [`control`]     | keys → [`lab::LabAction`]s, the one dispatcher                | features, `lab` |
 //! | top     | [`ui`]          | the egui panels (each reads [`ui::data`], never another panel) | features, `lab` |
 //!
 //! `../shared/tools/import-circles` (from the repository root) checks that no
 //! files import each other in a circle.
 
+pub mod clip;
 pub mod compare;
 pub mod control;
 pub mod cue;
@@ -100,6 +102,24 @@ pub struct AppOptions {
     /// for the paper's (assets/tours/paper.ron), `--tour=FILE` for your own.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     pub tour: Option<Option<PathBuf>>,
+    /// Record a clip (animated GIF) of the world view from the start for
+    /// `--duration` simulated seconds, write it to FILE and quit (V in the app).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Simulated seconds a `--record` clip lasts.
+    #[arg(long, value_name = "S", value_parser = parse_time, default_value_t = 3.0, requires = "record")]
+    pub duration: f64,
+    /// Frames per simulated second of a clip (1 to 60).
+    #[arg(long, value_name = "N", value_parser = parse_fps, default_value_t = 30.0)]
+    pub fps: f64,
+    /// A clip shows the whole window (panels included), not only the world view.
+    #[arg(long)]
+    pub record_window: bool,
+}
+
+fn parse_fps(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("bad frame rate `{s}`"))?;
+    if (1.0..=60.0).contains(&v) { Ok(v) } else { Err("the frame rate must be between 1 and 60".into()) }
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -174,6 +194,14 @@ impl PluginGroup for LabPlugins {
             .add(compare::ComparePlugin { start: o.compare })
             .add(ui::UiPlugin { present: o.present })
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
+            .add(clip::ClipPlugin {
+                options: clip::ClipOptions {
+                    record: o.record.clone(),
+                    duration: o.duration,
+                    fps: o.fps,
+                    window: o.record_window,
+                },
+            })
             .add(tour::TourPlugin {
                 path: o.tour.clone().flatten().unwrap_or_else(|| self.assets.join("tours").join("paper.ron")),
                 start: o.tour.is_some(),

@@ -6,6 +6,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use crate::app::clip::ClipRecorder;
 use crate::app::compare::Compare;
 use crate::app::cue::CueTool;
 use crate::app::history::History;
@@ -79,6 +80,7 @@ pub struct PanelData<'w, 's> {
     pub interp: Res<'w, Interpolation>,
     pub state: ResMut<'w, UiState>,
     pub compare: ResMut<'w, Compare>,
+    pub clip: Res<'w, ClipRecorder>,
     pub cue: Option<ResMut<'w, CueTool>>,
     pub virt: Res<'w, Time<Virtual>>,
     pub real: Res<'w, Time<Real>>,

@@ -31,6 +31,7 @@ pub mod trace;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::clip::ClipAction;
 use super::compare::CompareAction;
 use super::lab::{ConstraintState, InputClaims, LabAction, Status, palette};
 use super::scene::OpenScene;
@@ -87,6 +88,7 @@ fn layout(
     mut open: MessageWriter<OpenScene>,
     mut tour_actions: MessageWriter<TourAction>,
     mut compare_actions: MessageWriter<CompareAction>,
+    mut clip_actions: MessageWriter<ClipAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !data.state.styled {
@@ -108,6 +110,7 @@ fn layout(
     let mut out = Vec::<LabAction>::new();
     let mut tour_out = Vec::<TourAction>::new();
     let mut compare_out = Vec::<CompareAction>::new();
+    let mut clip_out = Vec::<ClipAction>::new();
     let mut open_req = None::<std::path::PathBuf>;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -118,7 +121,14 @@ fn layout(
         egui::Frame::new().fill(egui::Color32::from_rgb(30, 33, 40)).inner_margin(egui::Margin::symmetric(10, 8));
 
     egui::Panel::top("toolbar").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 6))).show(&mut root, |ui| {
-        toolbar::Toolbar { data: &mut data, actions: &mut out, tour: &mut tour_out, compare: &mut compare_out }.ui(ui);
+        toolbar::Toolbar {
+            data: &mut data,
+            actions: &mut out,
+            tour: &mut tour_out,
+            compare: &mut compare_out,
+            clip: &mut clip_out,
+        }
+        .ui(ui);
     });
     if !present {
         egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
@@ -249,6 +259,9 @@ fn layout(
     }
     for a in compare_out {
         compare_actions.write(a);
+    }
+    for a in clip_out {
+        clip_actions.write(a);
     }
     if let Some(p) = open_req {
         open.write(OpenScene(p));

@@ -374,7 +374,7 @@ impl Overlay<'_, '_, '_> {
         let x0 = self.rect.min.x + 40.0;
         let Some(lab) = self.data.lab.as_deref() else { return x0 };
         let a = lab.world.settings.algorithm;
-        let paused = if self.data.virt.is_paused() { "  ·  ⏸ paused" } else { "" };
+        let paused = if self.data.virt.is_paused() && !self.data.clip.holding { "  ·  ⏸ paused" } else { "" };
         let text = format!("{} · t = {:.4} s{paused}", a.label(), lab.time());
         let width = p.layout_no_wrap(text.clone(), FontId::proportional(16.0), Color32::WHITE).size().x;
         label(p, Pos2::new(x0, self.rect.min.y + 8.0), Align2::LEFT_TOP, &text, 16.0, algorithm_color(a));

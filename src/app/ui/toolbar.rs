@@ -3,6 +3,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::PanelData;
+use crate::app::clip::ClipAction;
 use crate::app::compare::CompareAction;
 use crate::app::lab::LabAction;
 use crate::app::lab::palette::{self, algorithm_color};
@@ -13,9 +14,37 @@ pub struct Toolbar<'a, 'w, 's> {
     pub actions: &'a mut Vec<LabAction>,
     pub tour: &'a mut Vec<TourAction>,
     pub compare: &'a mut Vec<CompareAction>,
+    pub clip: &'a mut Vec<ClipAction>,
 }
 
 impl Toolbar<'_, '_, '_> {
+    /// ⏺ to record a clip, ⏹ with the simulated seconds taken while recording,
+    /// a counter while it encodes.
+    fn clip_button(&mut self, ui: &mut egui::Ui) {
+        let clip = &self.data.clip;
+        if let Some(enc) = &clip.encoding {
+            let done = enc.done.load(std::sync::atomic::Ordering::Relaxed);
+            ui.label(RichText::new(format!("encoding {done}/{}", enc.total)).small());
+            ui.add(egui::Spinner::new().size(12.0));
+            return;
+        }
+        let (text, tip) = if clip.recording {
+            (
+                RichText::new(format!("⏹ {:.2} s", clip.recorded())).color(egui::Color32::from_rgb(255, 90, 90)),
+                "V: stop and write the clip (GIF)",
+            )
+        } else {
+            (
+                RichText::new("⏺ Clip"),
+                "V: record the world view as an animated GIF, 30 frames per simulated second whatever the \
+                 machine's speed; V again stops",
+            )
+        };
+        if ui.add(egui::Button::new(text).selected(clip.recording)).on_hover_text(tip).clicked() {
+            self.clip.push(ClipAction::Toggle);
+        }
+    }
+
     /// Two groups: the run (scene, transport, speed, time) from the left, the
     /// modes (algorithm, fit, compare, cue, tour, screenshot) from the right.
     /// When both do not fit on one row (a narrow window, presenter mode's
@@ -54,7 +83,8 @@ impl Toolbar<'_, '_, '_> {
     }
 
     fn left(&mut self, ui: &mut egui::Ui) {
-        let paused = self.data.virt.is_paused();
+        // A clip holding the clock for a frame is not a pause.
+        let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
         if let Some(lab) = &self.data.lab {
             ui.label(RichText::new(&lab.scene.name).size(16.0).strong());
@@ -124,7 +154,8 @@ impl Toolbar<'_, '_, '_> {
     }
 
     fn right(&mut self, ui: &mut egui::Ui) {
-        let paused = self.data.virt.is_paused();
+        let paused = self.data.virt.is_paused() && !self.data.clip.holding;
+        self.clip_button(ui);
         if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
             self.actions.push(LabAction::Screenshot);
         }

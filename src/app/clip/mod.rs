@@ -1,0 +1,397 @@
+//! Clips: `V` (or the toolbar's ⏺) records the world view — or the whole
+//! window — as an animated GIF for slides; `V` again stops and encodes.
+//! `contact-lab SCENE --record out.gif --duration 3 [--fps 30]` records from
+//! the start for that many simulated seconds, writes the file and quits.
+//!
+//! Frames are taken at a fixed **simulated** rate: when a step ends at or after
+//! the next frame's time `t₀ + k/fps`, the clock holds (the fixed loop stops,
+//! as for `--pause-at`), the window is captured, and the clock goes on. A
+//! 1000-ball landing that runs at a tenth of real time still gives a clip that
+//! plays at the speed of the simulation; a machine that draws fast gives the
+//! same frames. While a frame is taken the toolbar does not show "paused".
+//!
+//! Encoding runs on a thread ([`gif`]), with a counter in the toolbar; the
+//! status bar says where the file went, its size and the time it took.
+
+pub mod gif;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+use super::lab::{InputClaims, Lab, PhysicsSet, Status, ViewTransform};
+
+/// What a clip shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClipArea {
+    /// The world view: the free rectangle between the panels.
+    #[default]
+    View,
+    /// The whole window, panels included.
+    Window,
+}
+
+/// What the user asks of the recorder.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum ClipAction {
+    /// Start recording, or stop and encode.
+    Toggle,
+}
+
+/// A clip being encoded on its thread.
+pub struct Encoding {
+    /// Frames encoded so far (the toolbar's counter).
+    pub done: Arc<AtomicUsize>,
+    pub total: usize,
+    pub path: PathBuf,
+    started: Instant,
+    /// In a mutex only so that the resource is `Sync`.
+    result: Mutex<Receiver<Result<usize, String>>>,
+}
+
+/// The recorder (see the module docs).
+#[derive(Resource)]
+pub struct ClipRecorder {
+    pub fps: f64,
+    /// Simulated seconds to record (`None`: until stopped).
+    pub duration: Option<f64>,
+    pub area: ClipArea,
+    /// Where to write (`None`: a fresh name in the current directory).
+    pub path: Option<PathBuf>,
+    /// `--record`: start at the first frame, quit once written.
+    pub scripted: bool,
+    pub recording: bool,
+    pub encoding: Option<Encoding>,
+    frames: Vec<gif::Frame>,
+    /// Simulated time of the first frame.
+    start: f64,
+    /// The clock is held for a capture.
+    pub holding: bool,
+    /// Let the clock go after the capture (false when the user had paused it).
+    resume: bool,
+    requested: bool,
+    /// The crop of the first frame: every frame has its size.
+    crop: Option<URect>,
+}
+
+impl Default for ClipRecorder {
+    fn default() -> Self {
+        ClipRecorder {
+            fps: 30.0,
+            duration: None,
+            area: ClipArea::View,
+            path: None,
+            scripted: false,
+            recording: false,
+            encoding: None,
+            frames: Vec::new(),
+            start: 0.0,
+            holding: false,
+            resume: true,
+            requested: false,
+            crop: None,
+        }
+    }
+}
+
+impl ClipRecorder {
+    /// Frames taken so far.
+    pub fn frames(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Simulated seconds recorded so far.
+    pub fn recorded(&self) -> f64 {
+        self.frames.len() as f64 / self.fps
+    }
+
+    /// Simulated time of the next frame.
+    fn next_time(&self) -> f64 {
+        self.start + self.frames.len() as f64 / self.fps
+    }
+
+    fn wanted(&self) -> Option<usize> {
+        self.duration.map(|d| (d * self.fps).round().max(1.0) as usize)
+    }
+}
+
+/// `--record`: the recorder's settings from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct ClipOptions {
+    pub record: Option<PathBuf>,
+    pub duration: f64,
+    pub fps: f64,
+    pub window: bool,
+}
+
+pub struct ClipPlugin {
+    pub options: ClipOptions,
+}
+
+impl Plugin for ClipPlugin {
+    fn build(&self, app: &mut App) {
+        let o = &self.options;
+        let recorder = ClipRecorder {
+            fps: if o.fps > 0.0 { o.fps } else { 30.0 },
+            duration: o.record.as_ref().map(|_| o.duration),
+            area: if o.window { ClipArea::Window } else { ClipArea::View },
+            path: o.record.clone(),
+            scripted: o.record.is_some(),
+            ..default()
+        };
+        app.insert_resource(recorder)
+            .add_message::<ClipAction>()
+            .add_systems(Update, (keyboard, start_scripted, apply_actions, poll_encoding).chain())
+            .add_systems(FixedUpdate, hold_for_frame.after(PhysicsSet::Record))
+            .add_systems(Last, capture);
+    }
+}
+
+fn keyboard(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    claims: Option<Res<InputClaims>>,
+    mut actions: MessageWriter<ClipAction>,
+) {
+    let Some(keys) = keys else { return };
+    if claims.is_some_and(|c| c.keyboard) {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyV) {
+        actions.write(ClipAction::Toggle);
+    }
+}
+
+/// `--record`: starts once the panels are laid out and the view fitted.
+fn start_scripted(
+    mut clip: ResMut<ClipRecorder>,
+    lab: Option<Res<Lab>>,
+    view: Res<ViewTransform>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut frames: Local<u32>,
+) {
+    if !clip.scripted || clip.recording || clip.encoding.is_some() || !clip.frames.is_empty() {
+        return;
+    }
+    let Some(lab) = lab else { return };
+    // A few frames for the layout and the fit to settle, the clock held meanwhile.
+    virt.pause();
+    *frames += 1;
+    if view.rect_known && !view.fit_pending && *frames > 5 {
+        begin(&mut clip, lab.time(), &mut virt, true);
+    }
+}
+
+fn begin(clip: &mut ClipRecorder, t: f64, virt: &mut Time<Virtual>, resume: bool) {
+    clip.frames.clear();
+    clip.crop = None;
+    clip.start = t;
+    clip.recording = true;
+    // The first frame is the state shown now.
+    clip.holding = true;
+    clip.resume = resume;
+    virt.pause();
+}
+
+fn apply_actions(
+    mut actions: MessageReader<ClipAction>,
+    mut clip: ResMut<ClipRecorder>,
+    lab: Option<Res<Lab>>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
+    for action in actions.read() {
+        let now = real.elapsed_secs_f64();
+        match action {
+            ClipAction::Toggle if clip.encoding.is_some() => {
+                status.say(now, "A clip is being encoded: wait for it to finish");
+            }
+            ClipAction::Toggle if clip.recording => {
+                if clip.holding {
+                    clip.holding = false;
+                    if clip.resume {
+                        virt.unpause();
+                    }
+                }
+                finish(&mut clip);
+            }
+            ClipAction::Toggle => {
+                let Some(lab) = &lab else { continue };
+                let was_paused = virt.is_paused();
+                begin(&mut clip, lab.time(), &mut virt, !was_paused);
+                let what = if clip.area == ClipArea::View { "the world view" } else { "the window" };
+                let hint = if was_paused { " (paused: Space plays)" } else { "" };
+                status.say(now, format!("Recording {what} at {} frames per simulated second: V stops{hint}", clip.fps));
+            }
+        }
+    }
+}
+
+/// After a step: when the simulated time has reached the next frame's, hold
+/// the clock (and the rest of this frame's steps) for a capture.
+fn hold_for_frame(
+    mut clip: ResMut<ClipRecorder>,
+    lab: Option<Res<Lab>>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
+) {
+    let Some(lab) = lab else { return };
+    if clip.recording && !clip.holding && lab.time() >= clip.next_time() - 1e-9 {
+        clip.holding = true;
+        clip.resume = true;
+        virt.pause();
+        fixed.discard_overstep(Duration::MAX);
+    }
+}
+
+/// Captures the window while the clock is held; the observer crops the frame,
+/// keeps it and lets the clock go on.
+fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
+    if !clip.recording || !clip.holding || clip.requested {
+        return;
+    }
+    clip.requested = true;
+    commands.spawn(Screenshot::primary_window()).observe(
+        |captured: On<ScreenshotCaptured>,
+         mut clip: ResMut<ClipRecorder>,
+         view: Res<ViewTransform>,
+         mut virt: ResMut<Time<Virtual>>,
+         mut status: ResMut<Status>,
+         real: Res<Time<Real>>| {
+            clip.requested = false;
+            if !clip.recording {
+                return;
+            }
+            clip.holding = false;
+            if clip.resume {
+                virt.unpause();
+            }
+            let Ok(img) = captured.image.clone().try_into_dynamic() else {
+                status.warn(real.elapsed_secs_f64(), "A clip frame could not be read: recording stopped");
+                clip.recording = false;
+                return;
+            };
+            let img = img.to_rgba8();
+            let area = clip.area;
+            let crop = *clip.crop.get_or_insert_with(|| {
+                let c = crop_of(area, &view, img.width(), img.height());
+                info!("clip: {}x{}+{}+{} px of the window", c.width(), c.height(), c.min.x, c.min.y);
+                c
+            });
+            clip.frames.push(cut(&img, crop));
+            if clip.wanted().is_some_and(|n| clip.frames.len() >= n) {
+                finish(&mut clip);
+            }
+        },
+    );
+}
+
+/// The pixels to keep: the world view's rectangle (logical px are physical
+/// ones: the window's scale factor is 1), or the whole window.
+fn crop_of(area: ClipArea, view: &ViewTransform, w: u32, h: u32) -> URect {
+    match area {
+        ClipArea::Window => URect::new(0, 0, w, h),
+        ClipArea::View => {
+            let r = view.rect;
+            let x0 = (r.min.x.max(0.0) as u32).min(w.saturating_sub(1));
+            let y0 = (r.min.y.max(0.0) as u32).min(h.saturating_sub(1));
+            let x1 = (r.max.x.max(0.0) as u32).clamp(x0 + 1, w);
+            let y1 = (r.max.y.max(0.0) as u32).clamp(y0 + 1, h);
+            URect::new(x0, y0, x1, y1)
+        }
+    }
+}
+
+/// `img` cut to `crop` (padded with black where the window has shrunk since).
+fn cut(img: &image::RgbaImage, crop: URect) -> gif::Frame {
+    let (w, h) = (crop.width(), crop.height());
+    let mut rgba = Vec::with_capacity((4 * w * h) as usize);
+    for y in crop.min.y..crop.max.y {
+        for x in crop.min.x..crop.max.x {
+            let p = img.get_pixel_checked(x, y).map_or([0, 0, 0, 255], |p| p.0);
+            rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
+        }
+    }
+    gif::Frame { width: w, height: h, rgba }
+}
+
+/// Stops recording and starts encoding what was taken.
+fn finish(clip: &mut ClipRecorder) {
+    clip.recording = false;
+    let frames = std::mem::take(&mut clip.frames);
+    if frames.is_empty() {
+        return;
+    }
+    let path = clip.path.clone().unwrap_or_else(fresh_name);
+    let done = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel();
+    let (fps, counter, out) = (clip.fps, done.clone(), path.clone());
+    let total = frames.len();
+    std::thread::Builder::new()
+        .name("contact-lab clip".into())
+        .spawn(move || {
+            let result = std::fs::File::create(&out)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))
+                .and_then(|f| gif::encode(&frames, fps, std::io::BufWriter::new(f), &counter));
+            let _ = tx.send(result);
+        })
+        .ok();
+    clip.encoding = Some(Encoding { done, total, path, started: Instant::now(), result: Mutex::new(rx) });
+}
+
+/// Says when the clip is written (and quits after `--record`).
+fn poll_encoding(
+    mut clip: ResMut<ClipRecorder>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(enc) = clip.encoding.as_mut() else { return };
+    let polled = enc.result.get_mut().map(|rx| rx.try_recv()).unwrap_or(Err(TryRecvError::Disconnected));
+    let result = match polled {
+        Ok(r) => r,
+        Err(TryRecvError::Empty) => return,
+        Err(TryRecvError::Disconnected) => Err("the encoder stopped without a word".into()),
+    };
+    let now = real.elapsed_secs_f64();
+    let enc = clip.encoding.take().expect("polled above");
+    let secs = enc.started.elapsed().as_secs_f64();
+    let ok = result.is_ok();
+    match result {
+        Ok(bytes) => {
+            let msg = format!(
+                "Clip saved to {}: {} frames at {} fps ({:.2} s), {:.2} MB, encoded in {secs:.1} s",
+                enc.path.display(),
+                enc.total,
+                clip.fps,
+                enc.total as f64 / clip.fps,
+                bytes as f64 / 1e6
+            );
+            if clip.scripted {
+                println!("contact-lab: {msg}");
+            }
+            status.say(now, msg);
+        }
+        Err(e) => {
+            if clip.scripted {
+                eprintln!("contact-lab: the clip was not written: {e}");
+            }
+            status.warn(now, format!("The clip was not written: {e}"));
+        }
+    }
+    if clip.scripted {
+        exit.write(if ok { AppExit::Success } else { AppExit::error() });
+    }
+}
+
+/// `contact-lab-<ms since 1970>.gif` in the current directory.
+fn fresh_name() -> PathBuf {
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    PathBuf::from(format!("contact-lab-{ms}.gif"))
+}
