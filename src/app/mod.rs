@@ -109,12 +109,21 @@ pub struct AppOptions {
     /// Simulated seconds a `--record` clip lasts.
     #[arg(long, value_name = "S", value_parser = parse_time, default_value_t = 3.0, requires = "record")]
     pub duration: f64,
-    /// Frames per simulated second of a clip (1 to 60).
+    /// Frames per second of a clip as it plays (1 to 60).
     #[arg(long, value_name = "N", value_parser = parse_fps, default_value_t = 30.0)]
     pub fps: f64,
+    /// Slow motion: a clip plays N times slower than simulated time (1 to 1000;
+    /// the paper's wedge does what matters in 20 ms: --slow 10 or more).
+    #[arg(long, value_name = "N", value_parser = parse_slow, default_value_t = 1.0)]
+    pub slow: f64,
     /// A clip shows the whole window (panels included), not only the world view.
     #[arg(long)]
     pub record_window: bool,
+}
+
+fn parse_slow(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("bad slow-motion factor `{s}`"))?;
+    if (1.0..=1000.0).contains(&v) { Ok(v) } else { Err("the slow-motion factor must be between 1 and 1000".into()) }
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
@@ -199,6 +208,7 @@ impl PluginGroup for LabPlugins {
                     record: o.record.clone(),
                     duration: o.duration,
                     fps: o.fps,
+                    slow: o.slow,
                     window: o.record_window,
                 },
             })

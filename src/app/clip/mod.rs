@@ -4,7 +4,7 @@
 //! the start for that many simulated seconds, writes the file and quits.
 //!
 //! Frames are taken at a fixed **simulated** rate: when a step ends at or after
-//! the next frame's time `t₀ + k/fps`, the clock holds (the fixed loop stops,
+//! the next frame's time `t₀ + k/(fps · slow)` (`--slow N`: slow motion), the clock holds (the fixed loop stops,
 //! as for `--pause-at`), the window is captured, and the clock goes on. A
 //! 1000-ball landing that runs at a tenth of real time still gives a clip that
 //! plays at the speed of the simulation; a machine that draws fast gives the
@@ -58,7 +58,12 @@ pub struct Encoding {
 /// The recorder (see the module docs).
 #[derive(Resource)]
 pub struct ClipRecorder {
+    /// Frames per second of the clip as it plays.
     pub fps: f64,
+    /// Slow motion: the clip plays this many times slower than simulated time
+    /// (a frame every `1/(fps · slow)` simulated seconds; the paper's wedge
+    /// does what matters in 20 ms).
+    pub slow: f64,
     /// Simulated seconds to record (`None`: until stopped).
     pub duration: Option<f64>,
     pub area: ClipArea,
@@ -84,6 +89,7 @@ impl Default for ClipRecorder {
     fn default() -> Self {
         ClipRecorder {
             fps: 30.0,
+            slow: 1.0,
             duration: None,
             area: ClipArea::View,
             path: None,
@@ -106,18 +112,23 @@ impl ClipRecorder {
         self.frames.len()
     }
 
+    /// Frames per simulated second.
+    fn rate(&self) -> f64 {
+        self.fps * self.slow
+    }
+
     /// Simulated seconds recorded so far.
     pub fn recorded(&self) -> f64 {
-        self.frames.len() as f64 / self.fps
+        self.frames.len() as f64 / self.rate()
     }
 
     /// Simulated time of the next frame.
     fn next_time(&self) -> f64 {
-        self.start + self.frames.len() as f64 / self.fps
+        self.start + self.frames.len() as f64 / self.rate()
     }
 
     fn wanted(&self) -> Option<usize> {
-        self.duration.map(|d| (d * self.fps).round().max(1.0) as usize)
+        self.duration.map(|d| (d * self.rate()).round().max(1.0) as usize)
     }
 }
 
@@ -127,6 +138,7 @@ pub struct ClipOptions {
     pub record: Option<PathBuf>,
     pub duration: f64,
     pub fps: f64,
+    pub slow: f64,
     pub window: bool,
 }
 
@@ -139,6 +151,7 @@ impl Plugin for ClipPlugin {
         let o = &self.options;
         let recorder = ClipRecorder {
             fps: if o.fps > 0.0 { o.fps } else { 30.0 },
+            slow: if o.slow > 0.0 { o.slow } else { 1.0 },
             duration: o.record.as_ref().map(|_| o.duration),
             area: if o.window { ClipArea::Window } else { ClipArea::View },
             path: o.record.clone(),
@@ -227,7 +240,10 @@ fn apply_actions(
                 begin(&mut clip, lab.time(), &mut virt, !was_paused);
                 let what = if clip.area == ClipArea::View { "the world view" } else { "the window" };
                 let hint = if was_paused { " (paused: Space plays)" } else { "" };
-                status.say(now, format!("Recording {what} at {} frames per simulated second: V stops{hint}", clip.fps));
+                status.say(
+                    now,
+                    format!("Recording {what} at {} frames per simulated second: V stops{hint}", clip.rate()),
+                );
             }
         }
     }
@@ -366,11 +382,12 @@ fn poll_encoding(
     match result {
         Ok(bytes) => {
             let msg = format!(
-                "Clip saved to {}: {} frames at {} fps ({:.2} s), {:.2} MB, encoded in {secs:.1} s",
+                "Clip saved to {}: {} frames at {} fps ({:.2} s of play, {:.3} s simulated), {:.2} MB, encoded in {secs:.1} s",
                 enc.path.display(),
                 enc.total,
                 clip.fps,
                 enc.total as f64 / clip.fps,
+                enc.total as f64 / clip.rate(),
                 bytes as f64 / 1e6
             );
             if clip.scripted {
