@@ -26,9 +26,12 @@
 //! column, and the field (`constraints[2].body`). A broken file never panics.
 
 mod build;
-mod schema;
+pub mod document;
+pub mod schema;
 mod spans;
 pub mod tour;
+
+pub use document::{Edits, SceneDoc};
 
 use std::fmt;
 use std::path::Path;

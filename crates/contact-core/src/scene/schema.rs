@@ -4,7 +4,7 @@
 //! s, N). Points and vectors are pairs `(x, y)`; `y` points up. Optional fields
 //! may be written bare (`restitution: 0.9`) or as `Some(0.9)`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::choice::Algorithm;
 use crate::curve::Curve;
@@ -15,7 +15,7 @@ use crate::units::Units;
 pub type Vec2 = (f64, f64);
 
 /// The whole file: `Scene(name: …, bodies: […], …)`.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
 pub struct SceneFile {
     /// Shown in the app's title and the CLI summary.
@@ -42,15 +42,18 @@ pub struct SceneFile {
     pub ball_pairs: bool,
     /// Restitution of the generated ball–ball contacts (default: the solver's).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ball_pair_restitution: Option<f64>,
     /// A generated heap of balls (the scale scene).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ball_pile: Option<BallPileSpec>,
     /// Solver settings; every field has a default.
     #[serde(default)]
     pub solver: SolverSpec,
     /// The rectangle the app shows first (default: around the bodies).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub view: Option<ViewSpec>,
     /// Plots the app opens with.
     #[serde(default)]
@@ -69,7 +72,7 @@ fn default_duration() -> f64 {
 
 /// A body. Balls take part in the generated contacts (`walls`, `ball_pairs`);
 /// particles do not.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum BodySpec {
     /// A point moving freely in the plane; coordinates `x`, `y`.
@@ -125,7 +128,7 @@ pub enum BodySpec {
 
 /// A constraint written explicitly. `restitution` overrides the solver's `e`
 /// for impacts on this constraint.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum ConstraintSpec {
     /// `n·p − offset − r|n| ≥ 0`: body `body` (of radius `r`) stays on the side
@@ -138,16 +141,19 @@ pub enum ConstraintSpec {
         #[serde(default)]
         offset: f64,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
     },
     /// Non-penetration of two bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
     /// Default name `A-B`.
     Contact {
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         a: String,
         b: String,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
     },
     /// A massless rod (equality): `|p_a − p_b| = length`. Default length: the
@@ -157,6 +163,7 @@ pub enum ConstraintSpec {
         a: String,
         b: String,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         length: Option<f64>,
     },
     /// A string that can go slack (inequality): `|p_a − p_b| ≤ length`.
@@ -167,8 +174,10 @@ pub enum ConstraintSpec {
         a: String,
         b: String,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         length: Option<f64>,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
     },
     /// An end stop on a bead's parameter: `u ≥ min` or `u ≤ max` (give one).
@@ -176,10 +185,13 @@ pub enum ConstraintSpec {
         name: String,
         body: String,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         min: Option<f64>,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         max: Option<f64>,
         #[serde(default)]
+        #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
     },
 }
@@ -197,7 +209,7 @@ impl ConstraintSpec {
 }
 
 /// A wall applied to every ball: `n·p − offset − r|n| ≥ 0`.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WallSpec {
     pub name: String,
@@ -205,6 +217,7 @@ pub struct WallSpec {
     #[serde(default)]
     pub offset: f64,
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub restitution: Option<f64>,
 }
 
@@ -212,7 +225,7 @@ pub struct WallSpec {
 /// (the centre of the bottom-left ball), `columns` per row, `spacing` apart,
 /// every other row shifted right by `stagger` so the heap does not stack in
 /// perfect columns. Rows go up (+y) without limit.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BallPileSpec {
     /// Number of balls (`contact-lab run --balls N` overrides it).
@@ -239,7 +252,7 @@ fn default_prefix() -> String {
 }
 
 /// Solver settings. Defaults are those of [`Settings::default`].
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverSpec {
     /// `Platt`, `PlattImproved`, `Right` or `Exact`.
@@ -255,10 +268,12 @@ pub struct SolverSpec {
     pub units: Units,
     /// An inequality is active when `g ≤ active_tolerance` (m; default 1e-6 length units).
     #[serde(deserialize_with = "some_f64")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub active_tolerance: Option<f64>,
     /// A violation tendency is `J q̈ − d < −tendency_tolerance` (m/s²; default
     /// 1e-9 acceleration units).
     #[serde(deserialize_with = "some_f64")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tendency_tolerance: Option<f64>,
     /// Rewind to first activations and resolve impacts.
     pub events: bool,
@@ -270,18 +285,26 @@ pub struct SolverSpec {
     pub max_events_per_step: usize,
     /// Below this approach speed (m/s; default 1e-3 speed units) an impact is plastic.
     #[serde(deserialize_with = "some_f64")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_impact_speed: Option<f64>,
     /// Sleeping islands: `(enabled: true)`, with `speed` and `time` optional.
     pub sleep: SleepSpec,
+    /// How far a constraint may be violated (or two balls overlap) at the
+    /// start, in m (default 1e-9 length units). A scene saved from a run
+    /// ("edit from here") states the run's penetrations at that instant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "some_f64")]
+    pub start_tolerance: Option<f64>,
 }
 
 /// The `sleep` field of the `solver` block ([`crate::sleep`]).
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SleepSpec {
     pub enabled: bool,
     /// A body slower than this is still (m/s; default 1e-3 speed units).
     #[serde(deserialize_with = "some_f64")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<f64>,
     /// An island still this long sleeps (s; default 0.5).
     pub time: f64,
@@ -316,12 +339,13 @@ impl Default for SolverSpec {
             max_events_per_step: s.events.max_per_step,
             min_impact_speed: None,
             sleep: SleepSpec::default(),
+            start_tolerance: None,
         }
     }
 }
 
 /// The rectangle shown at start, in m.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ViewSpec {
     pub min: Vec2,
@@ -329,7 +353,7 @@ pub struct ViewSpec {
 }
 
 /// One plot: a title and the series drawn in it (see `docs/scenes.md`).
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlotSpec {
     pub title: String,

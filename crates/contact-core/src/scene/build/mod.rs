@@ -86,8 +86,10 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
         model = generated::with_proximity_rows(model, generator, &state, &mut paths);
     }
     let units = file.solver.units;
-    check_overlaps(cx, &model, &info, &state, &units)?;
-    check_start(cx, &model, &paths, &state, &units)?;
+    let allowed = file.solver.start_tolerance.unwrap_or(units.length(start::START_DEPTH));
+    let allowed = cx.non_negative("solver.start_tolerance", allowed, "the tolerance")?;
+    check_overlaps(cx, &model, &info, &state, allowed)?;
+    check_start(cx, &model, &paths, &state, allowed)?;
 
     // Solver.
     let dt = cx.positive("solver.dt", file.solver.dt, "the time step dt")?;

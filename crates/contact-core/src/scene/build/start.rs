@@ -9,11 +9,10 @@ use super::ctx::{Ctx, Result};
 use crate::body::BodyKind;
 use crate::constraint::ConstraintKind;
 use crate::model::{Model, State};
-use crate::units::Units;
 
 /// A body that starts deeper than this (length units, [`Units`]) inside
 /// another or through a wall, or a constraint violated by more, is refused.
-const START_DEPTH: f64 = 1e-9;
+pub(super) const START_DEPTH: f64 = 1e-9;
 
 /// Every body's point and its velocity are finite at the start. Finite numbers
 /// can still overflow: a bead far along a steep curve, the far rows of a pile
@@ -44,7 +43,7 @@ pub(super) fn check_points(cx: &Ctx, b: &Bodies) -> Result<()> {
 }
 
 /// Round bodies (radius > 0) must not overlap at the start; two fixed ones may.
-pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State, units: &Units) -> Result<()> {
+pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: &State, allowed: f64) -> Result<()> {
     let round: Vec<usize> = (0..model.bodies.len()).filter(|&i| model.bodies[i].radius > 0.0).collect();
     let pos: Vec<Vector2<f64>> = round.iter().map(|&i| model.position(i, state)).collect();
     for (x, &i) in round.iter().enumerate() {
@@ -55,7 +54,7 @@ pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: 
             }
             let dist = (pos[x] - pos[y]).norm();
             let depth = a.radius + b.radius - dist;
-            if depth > units.length(START_DEPTH) {
+            if depth > allowed {
                 let path = if info[j].path == "ball_pile" { "ball_pile".to_string() } else { info[j].path.clone() };
                 let field =
                     if cx.locator.contains(&format!("{path}.position")) { format!("{path}.position") } else { path };
@@ -74,7 +73,7 @@ pub(super) fn check_overlaps(cx: &Ctx, model: &Model, info: &[BodyInfo], state: 
 
 /// Inequalities must hold at the start (`g ≥ 0`) and equalities be met (`g = 0`),
 /// with `g` a finite number.
-pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State, units: &Units) -> Result<()> {
+pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &State, allowed: f64) -> Result<()> {
     let g = model.constraint_values(&state.q);
     for (k, c) in model.constraints.iter().enumerate() {
         let path = &paths[k];
@@ -86,8 +85,8 @@ pub(super) fn check_start(cx: &Ctx, model: &Model, paths: &[String], state: &Sta
             return Err(cx.err(path, format!("{} is g = {} at the start: numbers too large", on(), g[k])));
         }
         let bad = match c.kind {
-            ConstraintKind::Inequality => g[k] < -units.length(START_DEPTH),
-            ConstraintKind::Equality => g[k].abs() > units.length(START_DEPTH),
+            ConstraintKind::Inequality => g[k] < -allowed,
+            ConstraintKind::Equality => g[k].abs() > allowed,
         };
         if !bad {
             continue;

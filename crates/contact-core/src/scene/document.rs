@@ -1,0 +1,254 @@
+//! A scene as a document: the file as written ([`SceneFile`]), edited, checked
+//! and saved back as text a person can read.
+//!
+//! Every change is checked the way a file is: the document is written out as
+//! RON and read back by [`super::parse`], so an edit is refused with the same
+//! message, field path (`bodies[3].mass`) and line a file with that value gets.
+//! A saved document loads back to the same model and the same start, bit for
+//! bit: numbers are written in Rust's shortest form that reads back to the
+//! same `f64`.
+//!
+//! [`SceneDoc::from_world`] makes the state on screen the start of a new
+//! scene ("edit from here"): positions and velocities of every body, a ball
+//! pile written out ball by ball, rod and rope lengths written as they are in
+//! the model (not re-measured from the new start), and the run's penetrations
+//! at that instant as the file's `start_tolerance`, so the state loads bit for
+//! bit.
+
+use std::path::Path;
+
+use super::schema::{BodySpec, ConstraintSpec, SceneFile};
+use super::{Overrides, Scene, SceneError, parse, read};
+use crate::constraint::Geometry;
+use crate::world::World;
+
+/// A scene file as written, with where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneDoc {
+    pub file: SceneFile,
+    /// A line or two written at the top of the saved file (`// …`).
+    pub header: Vec<String>,
+}
+
+impl SceneDoc {
+    /// Reads and checks a scene file.
+    pub fn load(path: &Path) -> Result<SceneDoc, SceneError> {
+        let (text, origin) = read(path, "scene")?;
+        SceneDoc::parse(&text, &origin)
+    }
+
+    /// Parses and checks a scene's text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<SceneDoc, SceneError> {
+        parse(text, origin, &Overrides::default())?;
+        let (file, _) = super::from_ron::<SceneFile>(text, origin)?;
+        Ok(SceneDoc { file, header: Vec::new() })
+    }
+
+    /// The document as a RON scene file: the header as comments, one line per
+    /// body, constraint, wall and plot.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(true)
+            .depth_limit(2)
+            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+        let body = ron::ser::to_string_pretty(&self.file, config).expect("a scene file always serializes");
+        let mut out = String::new();
+        for line in &self.header {
+            out += &format!("// {line}\n");
+        }
+        out + &body + "\n"
+    }
+
+    /// Checks the document as the file it would be (named `origin` in errors)
+    /// and returns the scene it loads as.
+    pub fn check(&self, origin: &str) -> Result<Scene, SceneError> {
+        parse(&self.to_ron(), origin, &Overrides::default())
+    }
+
+    /// Writes the document to `path`, after checking it loads.
+    pub fn save(&self, path: &Path) -> Result<Scene, SceneError> {
+        let origin = path.display().to_string();
+        let scene = self.check(&origin)?;
+        std::fs::write(path, self.to_ron()).map_err(|e| SceneError {
+            file: origin,
+            line: None,
+            column: None,
+            field: None,
+            message: format!("cannot write the scene file: {e}"),
+        })?;
+        Ok(scene)
+    }
+
+    /// The document whose start is `world`'s state now: every body where it
+    /// is and as fast as it goes, a ball pile written out ball by ball, rods
+    /// and ropes at their model lengths. Bodies are matched by name.
+    pub fn from_world(&self, world: &World) -> SceneDoc {
+        let mut file = self.file.clone();
+        let model = &world.model;
+        let (q, qd) = (&world.state.q, &world.state.qd);
+        // The pile's balls become bodies of their own (the pile block goes).
+        if let Some(pile) = file.ball_pile.take() {
+            let explicit: Vec<String> = file.bodies.iter().map(body_name).map(str::to_string).collect();
+            for b in model.bodies.iter().filter(|b| !explicit.contains(&b.name)) {
+                file.bodies.push(BodySpec::Ball {
+                    name: b.name.clone(),
+                    position: (0.0, 0.0),
+                    velocity: (0.0, 0.0),
+                    mass: pile.mass,
+                    radius: pile.radius,
+                    force: (0.0, 0.0),
+                    damping: pile.damping,
+                });
+            }
+        }
+        for spec in &mut file.bodies {
+            let Some(i) = model.body_index(body_name(spec)) else { continue };
+            let o = model.bodies[i].offset;
+            match spec {
+                BodySpec::Particle { position, velocity, .. } | BodySpec::Ball { position, velocity, .. } => {
+                    *position = (q[o], q[o + 1]);
+                    *velocity = (qd[o], qd[o + 1]);
+                }
+                BodySpec::Bead { u, u_dot, .. } => {
+                    *u = q[o];
+                    *u_dot = qd[o];
+                }
+                BodySpec::Anchor { .. } | BodySpec::FixedBall { .. } => {}
+            }
+        }
+        for spec in &mut file.constraints {
+            if let ConstraintSpec::Rod { name, length, .. } | ConstraintSpec::Rope { name, length, .. } = spec {
+                let k = model.constraint_index(name);
+                if let Some(Geometry::Distance { length: l, .. }) = k.map(|k| &model.constraints[k].geometry) {
+                    *length = Some(*l);
+                }
+            }
+        }
+        // A run's state is not a file's exact start: contacts sit a little
+        // inside (Baumgarte's lag, a landing), strings a little past their
+        // length. The file states how much, so the state loads unchanged.
+        let worst = worst_violation(world);
+        if worst > file.solver.units.length(1e-9) {
+            file.solver.start_tolerance = Some(2.0 * worst);
+        }
+        let header = vec![format!(
+            "{}, from t = {:.6} s of the run{}.",
+            self.file.name,
+            world.state.t,
+            if self.file.ball_pile.is_some() { ": the pile's balls are written out one by one" } else { "" }
+        )];
+        SceneDoc { file, header }
+    }
+
+    /// The name of every body, in order.
+    pub fn body_names(&self) -> Vec<String> {
+        self.file.bodies.iter().map(|b| body_name(b).to_string()).collect()
+    }
+
+    /// A body name not used yet: `stem1`, `stem2`, …
+    pub fn fresh_name(&self, stem: &str) -> String {
+        let names = self.body_names();
+        (1..).map(|i| format!("{stem}{i}")).find(|n| !names.contains(n)).expect("a free name")
+    }
+
+    /// Takes out body `name` and every constraint that names it. False when
+    /// there is no such body.
+    pub fn remove_body(&mut self, name: &str) -> bool {
+        let before = self.file.bodies.len();
+        self.file.bodies.retain(|b| body_name(b) != name);
+        self.file.constraints.retain(|c| !constraint_bodies(c).contains(&name));
+        self.file.bodies.len() < before
+    }
+
+    /// The body `name`, to edit.
+    pub fn body_mut(&mut self, name: &str) -> Option<&mut BodySpec> {
+        self.file.bodies.iter_mut().find(|b| body_name(b) == name)
+    }
+}
+
+/// The deepest violation of any constraint, or overlap of two round bodies
+/// (rows by proximity may not list every pair), in `world`'s state.
+fn worst_violation(world: &World) -> f64 {
+    let model = &world.model;
+    let g = model.constraint_values(&world.state.q);
+    let rows = model.constraints.iter().zip(&g).map(|(c, g)| c.kind.violation(*g)).fold(0.0, f64::max);
+    let round: Vec<usize> = (0..model.bodies.len()).filter(|&i| model.bodies[i].radius > 0.0).collect();
+    let pos: Vec<_> = round.iter().map(|&i| model.position(i, &world.state)).collect();
+    let mut pairs = 0.0_f64;
+    for (x, &i) in round.iter().enumerate() {
+        for (y, &j) in round.iter().enumerate().skip(x + 1) {
+            let r = model.bodies[i].radius + model.bodies[j].radius;
+            pairs = pairs.max(r - (pos[x] - pos[y]).norm());
+        }
+    }
+    rows.max(pairs)
+}
+
+/// A body's name as written.
+pub fn body_name(b: &BodySpec) -> &str {
+    match b {
+        BodySpec::Particle { name, .. }
+        | BodySpec::Ball { name, .. }
+        | BodySpec::Bead { name, .. }
+        | BodySpec::Anchor { name, .. }
+        | BodySpec::FixedBall { name, .. } => name,
+    }
+}
+
+/// The bodies a constraint names.
+fn constraint_bodies(c: &ConstraintSpec) -> Vec<&str> {
+    match c {
+        ConstraintSpec::HalfPlane { body, .. } | ConstraintSpec::BeadBound { body, .. } => vec![body],
+        ConstraintSpec::Contact { a, b, .. } | ConstraintSpec::Rod { a, b, .. } | ConstraintSpec::Rope { a, b, .. } => {
+            vec![a, b]
+        }
+    }
+}
+
+/// Undo and redo over whole documents (a scene file is small; a snapshot per
+/// edit keeps every edit undoable, whatever it touched).
+#[derive(Clone, Debug, Default)]
+pub struct Edits {
+    undo: Vec<SceneDoc>,
+    redo: Vec<SceneDoc>,
+}
+
+impl Edits {
+    /// Applies `change` to `doc` if the result checks (as a file named
+    /// `origin`); otherwise leaves `doc` as it was and returns the error.
+    pub fn apply(
+        &mut self,
+        doc: &mut SceneDoc,
+        origin: &str,
+        change: impl FnOnce(&mut SceneDoc),
+    ) -> Result<Scene, SceneError> {
+        let mut next = doc.clone();
+        change(&mut next);
+        let scene = next.check(origin)?;
+        self.undo.push(std::mem::replace(doc, next));
+        self.redo.clear();
+        Ok(scene)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Goes back one edit; false when there is none.
+    pub fn undo(&mut self, doc: &mut SceneDoc) -> bool {
+        let Some(prev) = self.undo.pop() else { return false };
+        self.redo.push(std::mem::replace(doc, prev));
+        true
+    }
+
+    /// Goes forward one undone edit; false when there is none.
+    pub fn redo(&mut self, doc: &mut SceneDoc) -> bool {
+        let Some(next) = self.redo.pop() else { return false };
+        self.undo.push(std::mem::replace(doc, next));
+        true
+    }
+}

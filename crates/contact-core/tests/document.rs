@@ -1,0 +1,166 @@
+//! Scene documents: every built-in scene saved and loaded back is the same
+//! model and the same start, bit for bit; edits keep the model valid, are
+//! refused with the field named when they would not load, and undo and redo;
+//! "edit from here" makes the state of a run the start of a new scene.
+
+use std::path::{Path, PathBuf};
+
+use contact_core::World;
+use contact_core::scene::schema::BodySpec;
+use contact_core::scene::{self, Edits, Overrides, SceneDoc};
+
+fn scenes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/scenes")
+}
+
+fn built_in() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(scenes_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The same model and start: the state hash (q, q̇, t, handled set), the
+/// constraints' names and kinds, the settings.
+fn assert_same(a: &World, b: &World, what: &str) {
+    assert_eq!(a.state_hash(), b.state_hash(), "{what}: state");
+    assert_eq!(a.model, b.model, "{what}: model");
+    assert_eq!(a.settings, b.settings, "{what}: settings");
+}
+
+#[test]
+fn every_built_in_scene_saves_and_loads_back_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in built_in() {
+        let original = scene::load(&path, &Overrides::default()).unwrap();
+        let doc = SceneDoc::load(&path).unwrap();
+        let out = dir.path().join(path.file_name().unwrap());
+        doc.save(&out).unwrap_or_else(|e| panic!("{e}\n{}", doc.to_ron()));
+        let back = scene::load(&out, &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_same(&original.world, &back.world, &path.display().to_string());
+        assert_eq!((original.dt, original.duration, original.view), (back.dt, back.duration, back.view));
+        assert_eq!(original.plots, back.plots);
+        // And the saved text reads back to the same document.
+        assert_eq!(SceneDoc::load(&out).unwrap().file, doc.file);
+    }
+}
+
+#[test]
+fn a_saved_scene_is_readable_one_line_per_body() {
+    let doc = SceneDoc::load(&scenes_dir().join("billiard-corner.ron")).unwrap();
+    let text = doc.to_ron();
+    assert!(text.lines().any(|l| l == "Scene("), "{text}");
+    // Each ball on a line of its own, named.
+    let ball_lines = text.lines().filter(|l| l.trim_start().starts_with("Ball(")).count();
+    assert_eq!(ball_lines, 11, "{text}");
+    assert!(text.contains("name: \"cue\""), "{text}");
+}
+
+#[test]
+fn edits_keep_the_model_valid_and_undo_and_redo() {
+    let path = scenes_dir().join("billiard-corner.ron");
+    let mut doc = SceneDoc::load(&path).unwrap();
+    let mut edits = Edits::default();
+    let n0 = doc.file.bodies.len();
+    // Add a ball in free space.
+    let name = doc.fresh_name("ball");
+    let scene = edits
+        .apply(&mut doc, "edit", |d| {
+            d.file.bodies.push(BodySpec::Ball {
+                name: name.clone(),
+                position: (1.2, 0.8),
+                velocity: (0.0, 0.0),
+                mass: 0.17,
+                radius: 0.028,
+                force: (0.0, 0.0),
+                damping: 0.8,
+            })
+        })
+        .unwrap();
+    assert_eq!(scene.world.model.bodies.len(), n0 + 1);
+    assert!(scene.world.model.body_index(&name).is_some());
+    // Move it, then delete another body: its constraints go with it.
+    edits
+        .apply(&mut doc, "edit", |d| {
+            if let Some(BodySpec::Ball { position, .. }) = d.body_mut(&name) {
+                *position = (1.3, 0.7);
+            }
+        })
+        .unwrap();
+    let scene = edits.apply(&mut doc, "edit", |d| assert!(d.remove_body("b1"))).unwrap();
+    assert!(scene.world.model.body_index("b1").is_none());
+    let names_b1 = |n: &str| n.split(['-', ':']).any(|part| part == "b1");
+    assert!(scene.world.model.constraints.iter().all(|c| !names_b1(&c.name)));
+    assert_eq!(doc.file.bodies.len(), n0);
+    // Undo twice: b1 is back and the new ball at its first place.
+    assert!(edits.undo(&mut doc) && edits.undo(&mut doc));
+    assert!(doc.body_names().contains(&"b1".to_string()));
+    assert!(matches!(doc.body_mut(&name), Some(BodySpec::Ball { position: (1.2, 0.8), .. })));
+    assert!(edits.redo(&mut doc));
+    assert!(matches!(doc.body_mut(&name), Some(BodySpec::Ball { position: (1.3, 0.7), .. })));
+    // The edited scene saves and loads back bit for bit.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("edited.ron");
+    let saved = doc.save(&out).unwrap();
+    let back = scene::load(&out, &Overrides::default()).unwrap();
+    assert_same(&saved.world, &back.world, "edited");
+}
+
+#[test]
+fn an_invalid_edit_is_refused_with_the_field_named_and_changes_nothing() {
+    let mut doc = SceneDoc::load(&scenes_dir().join("billiard-corner.ron")).unwrap();
+    let before = doc.clone();
+    let mut edits = Edits::default();
+    let e = edits
+        .apply(&mut doc, "edit", |d| {
+            if let Some(BodySpec::Ball { mass, .. }) = d.body_mut("b2") {
+                *mass = -1.0;
+            }
+        })
+        .unwrap_err();
+    assert!(e.field.as_deref().is_some_and(|f| f.ends_with(".mass")), "{e}");
+    assert!(e.message.contains("mass must be positive"), "{e}");
+    assert!(e.line.is_some(), "the line of the would-be file: {e}");
+    assert_eq!(doc, before, "refused, not applied");
+    assert!(!edits.can_undo());
+    // A ball placed inside another gets the message a file gets.
+    let e = edits
+        .apply(&mut doc, "edit", |d| {
+            let name = d.fresh_name("ball");
+            let Some(BodySpec::Ball { position, .. }) = d.body_mut("b2") else { panic!("b2 is a ball") };
+            let at = *position;
+            d.file.bodies.push(BodySpec::Ball {
+                name,
+                position: (at.0 + 0.01, at.1),
+                velocity: (0.0, 0.0),
+                mass: 0.17,
+                radius: 0.028,
+                force: (0.0, 0.0),
+                damping: 0.0,
+            });
+        })
+        .unwrap_err();
+    assert!(e.message.contains("overlap"), "{e}");
+    assert_eq!(doc, before);
+}
+
+#[test]
+fn edit_from_here_starts_a_scene_at_the_state_of_a_run() {
+    for (file, balls) in [("billiard-corner.ron", None), ("ball-pile.ron", Some(12)), ("newtons-cradle.ron", None)] {
+        let path = scenes_dir().join(file);
+        let s = scene::load(&path, &Overrides { balls, ..Default::default() }).unwrap();
+        let mut w = s.world.clone();
+        for _ in 0..700 {
+            w.step(s.dt);
+        }
+        let doc = SceneDoc::load(&path).unwrap().from_world(&w);
+        let here = doc.check("here").unwrap_or_else(|e| panic!("{file}: {e}\n{}", doc.to_ron()));
+        assert_eq!(here.world.state.q, w.state.q, "{file}: positions bit for bit");
+        assert_eq!(here.world.state.qd, w.state.qd, "{file}: velocities bit for bit");
+        assert_eq!(here.world.model.constraints.len(), w.model.constraints.len(), "{file}");
+        assert!(doc.to_ron().starts_with("// "), "a header says where it comes from");
+    }
+}
