@@ -176,6 +176,45 @@ awk -v x0="$x0" -v y0="$y0" -v x1="$x1" -v y1="$y1" -v d="$d" \
 read -r _ px py < <(grep "^puck " "$DUMP")
 say "  state dump at exit: puck at ($px, $py)"
 awk -v x="$px" -v y="$py" 'BEGIN { exit !((x*x + y*y) > 0.01) }' || fail "the dump says the puck is still at the start"
+# --- 2b. Edit mode: a ball added with the mouse, saved, loaded back -----------
+# E (edit mode), B (the ball tool), a click 200 px right of the puck and 100 px
+# up, Ctrl+S (save to the panel's path, puck-edited.ron beside the scene): the
+# file holds the new ball where the click was, and loads in the CLI.
+say "edit mode: adding a ball with the mouse and saving"
+EDITED="$OUT/puck-edited.ron"
+rm -f "$EDITED"
+LOG="$OUT/edit.log"
+xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
+  set -euo pipefail
+  "$0" "$1" --size 1600x900 >"$2" 2>&1 &
+  app=$!
+  trap "kill $app 2>/dev/null || true" EXIT
+  for i in $(seq 1 300); do
+    grep -q "layout: puck at window" "$2" && break
+    kill -0 $app 2>/dev/null || { echo "the app died"; exit 1; }
+    sleep 0.2
+  done
+  wid=$(xdotool search --sync --name "contact-lab" | head -1)
+  sleep 1.5
+  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$2" | tail -1)
+  xdotool windowfocus --sync "$wid"
+  xdotool key e; sleep 1; xdotool key b; sleep 0.5
+  xdotool mousemove --window "$wid" $((x + 200)) $((y - 100)); sleep 0.3
+  xdotool click 1; sleep 1
+  xdotool key --clearmodifiers ctrl+s; sleep 3
+  xdotool key --clearmodifiers ctrl+q
+  for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
+' "$BIN" "$SCENE" "$LOG" || { tail -30 "$LOG"; fail "the edit session failed"; }
+grep -q "Saved to" "$LOG" || { tail -30 "$LOG"; fail "the edited scene was not saved"; }
+[ -s "$EDITED" ] || fail "no $EDITED"
+grep -q 'Ball(name: "ball1"' "$EDITED" || { cat "$EDITED"; fail "the saved scene has no ball1"; }
+read -r bx by < <(sed -n 's/.*Ball(name: "ball1", position: (\([-0-9.e]*\), \([-0-9.e]*\)).*/\1 \2/p' "$EDITED")
+say "  ball1 saved at ($bx, $by)"
+# 200 px right and 100 px up of the puck at (0, 0), at the fitted view's scale.
+awk -v x="$bx" -v y="$by" 'BEGIN { exit !(x > 0.3 && y > 0.1 && x > 1.5 * y) }' || fail "ball1 is not where the click was"
+"$BIN" run "$EDITED" --duration 0.01 >"$OUT/edit-run.txt" || fail "the saved scene does not run in the CLI"
+grep -q "model: 2 bodies" "$OUT/edit-run.txt" || { cat "$OUT/edit-run.txt"; fail "the saved scene has not 2 bodies"; }
+
 # --- 3. A clip ----------------------------------------------------------------
 # 10 frames per simulated second for 1 s of the billiard break: the GIF has 10
 # frames of the world view's size, and its frame k is the screenshot taken

@@ -19,6 +19,7 @@
 //! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab` |
 //! | feature | [`screenshot`]  | F12, `--screenshot`, `--pause-at`, `--dump-state`             | `lab` |
 //! | feature | [`clip`]        | V, `--record`: animated GIFs at a fixed simulated frame rate  | `lab` |
+//! | feature | [`edit`]        | E: edit mode, its tools, undo, Save as (a [`contact_core::scene::SceneDoc`]) | `lab` |
 //! | top     | [`control`]     | keys → [`lab::LabAction`]s, the one dispatcher                | features, `lab` |
 //! | top     | [`ui`]          | the egui panels (each reads [`ui::data`], never another panel) | features, `lab` |
 //!
@@ -30,6 +31,7 @@ pub mod compare;
 pub mod control;
 pub mod cue;
 pub mod drag;
+pub mod edit;
 pub mod history;
 pub mod inputs;
 pub mod lab;
@@ -203,6 +205,7 @@ impl PluginGroup for LabPlugins {
             .add(compare::ComparePlugin { start: o.compare })
             .add(ui::UiPlugin { present: o.present })
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
+            .add(edit::EditPlugin)
             .add(clip::ClipPlugin {
                 options: clip::ClipOptions {
                     record: o.record.clone(),

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::app::clip::ClipRecorder;
 use crate::app::compare::Compare;
 use crate::app::cue::CueTool;
+use crate::app::edit::Editor;
 use crate::app::history::History;
 use crate::app::lab::{
     ConstraintStatus, Drags, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, OnScreen, PointMotion,
@@ -81,6 +82,7 @@ pub struct PanelData<'w, 's> {
     pub state: ResMut<'w, UiState>,
     pub compare: ResMut<'w, Compare>,
     pub clip: Res<'w, ClipRecorder>,
+    pub editor: ResMut<'w, Editor>,
     pub cue: Option<ResMut<'w, CueTool>>,
     pub virt: Res<'w, Time<Virtual>>,
     pub real: Res<'w, Time<Real>>,

@@ -18,6 +18,7 @@ pub mod algorithm;
 pub mod compare_panel;
 pub mod controls;
 pub mod data;
+pub mod editor;
 pub mod overlay;
 pub mod plots;
 pub mod presenter;
@@ -33,6 +34,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::clip::ClipAction;
 use super::compare::CompareAction;
+use super::edit::{EditAction, Saved};
 use super::lab::{ConstraintState, InputClaims, LabAction, Status, palette};
 use super::scene::OpenScene;
 use super::tour::TourAction;
@@ -89,6 +91,8 @@ fn layout(
     mut tour_actions: MessageWriter<TourAction>,
     mut compare_actions: MessageWriter<CompareAction>,
     mut clip_actions: MessageWriter<ClipAction>,
+    mut edit_actions: MessageWriter<EditAction>,
+    mut saved: MessageReader<Saved>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !data.state.styled {
@@ -111,6 +115,7 @@ fn layout(
     let mut tour_out = Vec::<TourAction>::new();
     let mut compare_out = Vec::<CompareAction>::new();
     let mut clip_out = Vec::<ClipAction>::new();
+    let mut edit_out = Vec::<EditAction>::new();
     let mut open_req = None::<std::path::PathBuf>;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -127,6 +132,7 @@ fn layout(
             tour: &mut tour_out,
             compare: &mut compare_out,
             clip: &mut clip_out,
+            edit: &mut edit_out,
         }
         .ui(ui);
     });
@@ -217,6 +223,11 @@ fn layout(
         .frame(panel_frame)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                if data.editor.on {
+                    ui.heading("✎ Edit");
+                    editor::EditPanel { data: &mut data, actions: &mut edit_out }.ui(ui);
+                    return;
+                }
                 algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
                 if present {
                     return;
@@ -262,6 +273,13 @@ fn layout(
     }
     for a in clip_out {
         clip_actions.write(a);
+    }
+    for a in edit_out {
+        edit_actions.write(a);
+    }
+    // A saved scene opens like any file (the picker, hot reload, tours).
+    for Saved(p) in saved.read() {
+        open.write(OpenScene(p.clone()));
     }
     if let Some(p) = open_req {
         open.write(OpenScene(p));

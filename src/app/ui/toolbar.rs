@@ -5,6 +5,7 @@ use bevy_egui::egui::{self, RichText};
 use super::data::PanelData;
 use crate::app::clip::ClipAction;
 use crate::app::compare::CompareAction;
+use crate::app::edit::EditAction;
 use crate::app::lab::LabAction;
 use crate::app::lab::palette::{self, algorithm_color};
 use crate::app::tour::TourAction;
@@ -15,6 +16,7 @@ pub struct Toolbar<'a, 'w, 's> {
     pub tour: &'a mut Vec<TourAction>,
     pub compare: &'a mut Vec<CompareAction>,
     pub clip: &'a mut Vec<ClipAction>,
+    pub edit: &'a mut Vec<EditAction>,
 }
 
 impl Toolbar<'_, '_, '_> {
@@ -156,6 +158,21 @@ impl Toolbar<'_, '_, '_> {
     fn right(&mut self, ui: &mut egui::Ui) {
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         self.clip_button(ui);
+        let editing = self.data.editor.on;
+        if ui
+            .add(egui::Button::new("✎ Edit").selected(editing))
+            .on_hover_text("E: edit the scene's start with the mouse (tools, inspector, undo, Save as); E again leaves")
+            .clicked()
+        {
+            self.edit.push(EditAction::Toggle);
+        }
+        if ui
+            .button("✎ from here")
+            .on_hover_text("edit a new scene whose start is the state on screen (after a break, after a drag)")
+            .clicked()
+        {
+            self.edit.push(EditAction::FromHere);
+        }
         if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
             self.actions.push(LabAction::Screenshot);
         }

@@ -160,6 +160,43 @@ impl SceneDoc {
         self.file.bodies.len() < before
     }
 
+    /// Renames body `old` to `new`, in the constraints and the plots' series
+    /// that name it too (`old.x`, `floor:old.g`, `old-b2.lambda`).
+    pub fn rename_body(&mut self, old: &str, new: &str) {
+        if let Some(b) = self.body_mut(old) {
+            match b {
+                BodySpec::Particle { name, .. }
+                | BodySpec::Ball { name, .. }
+                | BodySpec::Bead { name, .. }
+                | BodySpec::Anchor { name, .. }
+                | BodySpec::FixedBall { name, .. } => *name = new.to_string(),
+            }
+        }
+        for plot in &mut self.file.plots {
+            for series in &mut plot.series {
+                *series = rename_in_series(series, old, new);
+            }
+        }
+        for c in &mut self.file.constraints {
+            match c {
+                ConstraintSpec::HalfPlane { body, .. } | ConstraintSpec::BeadBound { body, .. } => {
+                    if body == old {
+                        *body = new.to_string();
+                    }
+                }
+                ConstraintSpec::Contact { a, b, .. }
+                | ConstraintSpec::Rod { a, b, .. }
+                | ConstraintSpec::Rope { a, b, .. } => {
+                    for x in [a, b] {
+                        if x == old {
+                            *x = new.to_string();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The body `name`, to edit.
     pub fn body_mut(&mut self, name: &str) -> Option<&mut BodySpec> {
         self.file.bodies.iter_mut().find(|b| body_name(b) == name)
@@ -182,6 +219,23 @@ fn worst_violation(world: &World) -> f64 {
         }
     }
     rows.max(pairs)
+}
+
+/// `series` with the body `old` in its head (`BODY.…`, `WALL:BODY.…`,
+/// `A-B.…`) written `new`.
+fn rename_in_series(series: &str, old: &str, new: &str) -> String {
+    let (head, rest) = series.split_once('.').unwrap_or((series, ""));
+    let swap = |part: &str| if part == old { new.to_string() } else { part.to_string() };
+    let head = if head == old {
+        new.to_string()
+    } else if let Some((wall, body)) = head.split_once(':') {
+        format!("{wall}:{}", swap(body))
+    } else if let Some((a, b)) = head.split_once('-') {
+        format!("{}-{}", swap(a), swap(b))
+    } else {
+        head.to_string()
+    };
+    if rest.is_empty() { head } else { format!("{head}.{rest}") }
 }
 
 /// A body's name as written.

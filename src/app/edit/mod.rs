@@ -1,0 +1,693 @@
+//! Edit mode: build a scene with the mouse, keep the state on screen as a new
+//! scene, save it as a scene file.
+//!
+//! `E` (or the toolbar's ✎ Edit) pauses the clock and shows the scene's start
+//! as a document ([`contact_core::scene::SceneDoc`]); "Edit from here" takes
+//! the state on screen instead (after a break, after a drag). Every edit is a
+//! whole new document checked the way a file is — written out and read back —
+//! and installed only if it loads: an invalid value, a ball placed inside
+//! another or through a wall is refused with the message a file gets, naming
+//! the field. `Ctrl+Z` / `Ctrl+Y` undo and redo any edit.
+//!
+//! | tool      | gesture                                        | adds                         |
+//! |-----------|------------------------------------------------|------------------------------|
+//! | select    | press on a body, drag, release                 | moves it (snapped if asked)  |
+//! | ball, particle, anchor, fixed ball | click                 | the body at the pointer      |
+//! | wall      | drag a line                                    | a wall against every ball, normal to the left of the line |
+//! | rod, rope | drag from a body to another                    | the link, its length the distance now |
+//! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
+//! | rack      | click                                          | a triangle of balls, apex at the pointer, opening to the right |
+//!
+//! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
+//! fixed ball, `W` wall, `D` rod, `O` rope, `G` force, `N` rack; `Ctrl+S`
+//! saves to the panel's path. `Delete` removes the selected body and its
+//! constraints, `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
+//! another to touch it.
+
+use std::path::PathBuf;
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
+use contact_core::scene::{Edits, SceneDoc};
+
+use super::lab::gizmo::{arrow, dashed, f};
+use super::lab::{FrameSet, InputClaims, InstallScene, Lab, Pointer, Status, ViewTransform, palette};
+
+/// Newtons of constant force per metre of the force tool's arrow.
+pub const FORCE_PER_M: f64 = 10.0;
+/// Pixels around a body where a press still picks it.
+const PICK_PX: f64 = 8.0;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    #[default]
+    Select,
+    Ball,
+    Particle,
+    Anchor,
+    FixedBall,
+    Wall,
+    Rod,
+    Rope,
+    Force,
+    Rack,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 10] = [
+        Tool::Select,
+        Tool::Ball,
+        Tool::Particle,
+        Tool::Anchor,
+        Tool::FixedBall,
+        Tool::Wall,
+        Tool::Rod,
+        Tool::Rope,
+        Tool::Force,
+        Tool::Rack,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Select => "select / move",
+            Tool::Ball => "ball",
+            Tool::Particle => "particle",
+            Tool::Anchor => "anchor",
+            Tool::FixedBall => "fixed ball",
+            Tool::Wall => "wall",
+            Tool::Rod => "rod",
+            Tool::Rope => "rope",
+            Tool::Force => "force",
+            Tool::Rack => "rack of balls",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Tool::Select => "press on a body and drag it; Delete removes it",
+            Tool::Ball | Tool::Particle | Tool::Anchor | Tool::FixedBall => "click where it goes",
+            Tool::Wall => "drag a line: the wall's normal points to the left of it",
+            Tool::Rod | Tool::Rope => "drag from one body to another",
+            Tool::Force => "drag from a body: 10 N per metre of arrow",
+            Tool::Rack => "click: the apex of a triangle of balls opening to the right",
+        }
+    }
+}
+
+/// A gesture in progress (world coordinates, m).
+#[derive(Clone, Debug, PartialEq)]
+enum Gesture {
+    Move { body: String, grab: DVec2, to: DVec2 },
+    Line { from: DVec2, to: DVec2 },
+    Link { from: String, to: DVec2 },
+    Arrow { body: String, to: DVec2 },
+}
+
+/// What the user asks of edit mode (the toolbar, the panel, the keys).
+#[derive(Message, Clone, Debug)]
+pub enum EditAction {
+    /// Enter edit mode on the scene's start, or leave it.
+    Toggle,
+    /// Enter edit mode on the state on screen.
+    FromHere,
+    Undo,
+    Redo,
+    DeleteSelected,
+    /// A document changed by the panel (the inspector): checked, then installed.
+    Replace(Box<SceneDoc>),
+    /// Write the document to this file.
+    SaveAs(PathBuf),
+    /// Pick a tool.
+    Tool(Tool),
+}
+
+/// Sent when a document was saved (the panels open the file like any other).
+#[derive(Message, Clone, Debug)]
+pub struct Saved(pub PathBuf);
+
+/// Edit mode's state.
+#[derive(Resource, Default)]
+pub struct Editor {
+    pub on: bool,
+    pub doc: Option<SceneDoc>,
+    pub edits: Edits,
+    pub tool: Tool,
+    pub selected: Option<String>,
+    /// The last refusal, shown in the panel until the next edit.
+    pub error: Option<String>,
+    pub snap_grid: bool,
+    pub grid: f64,
+    pub snap_contact: bool,
+    /// Defaults of new balls and particles.
+    pub radius: f64,
+    pub mass: f64,
+    pub rack_rows: usize,
+    pub save_path: String,
+    gesture: Option<Gesture>,
+}
+
+impl Editor {
+    fn fresh() -> Self {
+        Editor { grid: 0.05, snap_contact: true, radius: 0.04, mass: 0.1, rack_rows: 4, ..Default::default() }
+    }
+}
+
+pub struct EditPlugin;
+
+impl Plugin for EditPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Editor::fresh())
+            .add_message::<EditAction>()
+            .add_message::<Saved>()
+            .add_systems(Update, (keyboard, apply_actions, gestures).chain().in_set(FrameSet::Tools))
+            .add_systems(Update, draw.in_set(FrameSet::Overlay));
+    }
+}
+
+fn keyboard(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    claims: Option<Res<InputClaims>>,
+    editor: Res<Editor>,
+    mut actions: MessageWriter<EditAction>,
+) {
+    let Some(keys) = keys else { return };
+    if claims.is_some_and(|c| c.keyboard) {
+        return;
+    }
+    // A scripted Ctrl+S may press and release both keys within one frame.
+    let ctrls = [KeyCode::ControlLeft, KeyCode::ControlRight];
+    let ctrl = keys.any_pressed(ctrls) || keys.any_just_released(ctrls);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if keys.just_pressed(KeyCode::KeyE) && !ctrl {
+        actions.write(EditAction::Toggle);
+    }
+    if !editor.on {
+        return;
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        actions.write(if shift { EditAction::Redo } else { EditAction::Undo });
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyY) {
+        actions.write(EditAction::Redo);
+    }
+    if keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
+        actions.write(EditAction::DeleteSelected);
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        actions.write(EditAction::SaveAs(editor.save_path.clone().into()));
+    }
+    if !ctrl {
+        for (key, tool) in TOOL_KEYS {
+            if keys.just_pressed(key) {
+                actions.write(EditAction::Tool(tool));
+            }
+        }
+    }
+}
+
+/// Keys that pick a tool in edit mode.
+const TOOL_KEYS: [(KeyCode, Tool); 10] = [
+    (KeyCode::KeyS, Tool::Select),
+    (KeyCode::KeyB, Tool::Ball),
+    (KeyCode::KeyP, Tool::Particle),
+    (KeyCode::KeyA, Tool::Anchor),
+    (KeyCode::KeyX, Tool::FixedBall),
+    (KeyCode::KeyW, Tool::Wall),
+    (KeyCode::KeyD, Tool::Rod),
+    (KeyCode::KeyO, Tool::Rope),
+    (KeyCode::KeyG, Tool::Force),
+    (KeyCode::KeyN, Tool::Rack),
+];
+
+/// The file errors are about: the scene's own name, or `edited scene`.
+fn origin(lab: &Lab) -> String {
+    lab.scene.path.as_ref().map_or("edited scene".into(), |p| p.display().to_string())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_actions(
+    mut actions: MessageReader<EditAction>,
+    mut editor: ResMut<Editor>,
+    lab: Option<Res<Lab>>,
+    mut install: MessageWriter<InstallScene>,
+    mut saved: MessageWriter<Saved>,
+    mut virt: ResMut<Time<Virtual>>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
+    let Some(lab) = lab else { return };
+    let now = real.elapsed_secs_f64();
+    let origin = origin(&lab);
+    for action in actions.read() {
+        let ed = &mut *editor;
+        match action {
+            EditAction::Toggle if ed.on => {
+                ed.on = false;
+                ed.gesture = None;
+                status.say(now, "Edit mode left: the edited scene is ready to run (Space plays)");
+            }
+            EditAction::Toggle | EditAction::FromHere => {
+                let from_here = matches!(action, EditAction::FromHere);
+                let file = match &lab.scene.path {
+                    Some(p) => SceneDoc::load(p),
+                    None => ed.doc.clone().ok_or_else(|| "no scene file to edit".to_string()).map_err(|e| {
+                        contact_core::scene::SceneError {
+                            file: "edited scene".into(),
+                            line: None,
+                            column: None,
+                            field: None,
+                            message: e,
+                        }
+                    }),
+                };
+                let base = match (file, &ed.doc) {
+                    (Ok(doc), _) => doc,
+                    // A scene already edited (not saved) keeps its document.
+                    (Err(_), Some(doc)) => doc.clone(),
+                    (Err(e), None) => {
+                        status.warn(now, format!("Cannot edit this scene: {e}"));
+                        continue;
+                    }
+                };
+                let doc = if from_here { base.from_world(&lab.world) } else { ed.doc.take().unwrap_or(base) };
+                virt.pause();
+                ed.on = true;
+                ed.error = None;
+                ed.gesture = None;
+                match doc.check(&origin) {
+                    Ok(scene) => {
+                        install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+                        if ed.save_path.is_empty() {
+                            ed.save_path = default_save_path(&lab);
+                        }
+                        if from_here {
+                            let t = lab.world.state.t;
+                            status.say(now, format!("Editing from t = {t:.4} s: the state on screen is the start"));
+                        } else {
+                            status.say(now, "Edit mode: the scene's start (E leaves, Ctrl+Z undoes)");
+                        }
+                        ed.doc = Some(doc);
+                        ed.edits = Edits::default();
+                    }
+                    Err(e) => status.warn(now, format!("Cannot edit from here: {e}")),
+                }
+            }
+            EditAction::Undo | EditAction::Redo => {
+                let Some(doc) = ed.doc.as_mut() else { continue };
+                let moved = if matches!(action, EditAction::Undo) { ed.edits.undo(doc) } else { ed.edits.redo(doc) };
+                if moved {
+                    if let Ok(scene) = doc.check(&origin) {
+                        install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+                    }
+                    ed.error = None;
+                }
+            }
+            EditAction::DeleteSelected => {
+                let Some(name) = ed.selected.clone() else { continue };
+                let done = edit(ed, &origin, &mut install, |d| {
+                    d.remove_body(&name);
+                });
+                if done {
+                    ed.selected = None;
+                    status.say(now, format!("{name} deleted, with its constraints"));
+                }
+            }
+            EditAction::Replace(next) => {
+                let next = (**next).clone();
+                edit(ed, &origin, &mut install, |d| *d = next);
+            }
+            EditAction::Tool(tool) => {
+                ed.tool = *tool;
+                ed.gesture = None;
+                status.say(now, format!("{}: {}", tool.label(), tool.hint()));
+            }
+            EditAction::SaveAs(path) => {
+                let Some(doc) = &ed.doc else { continue };
+                match doc.save(path) {
+                    Ok(_) => {
+                        status.say(now, format!("Saved to {}", path.display()));
+                        ed.on = false;
+                        ed.doc = None;
+                        saved.write(Saved(path.clone()));
+                    }
+                    Err(e) => {
+                        ed.error = Some(e.to_string());
+                        status.warn(now, format!("Not saved: {e}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `assets/scenes/NAME-edited.ron` beside the scene's file.
+fn default_save_path(lab: &Lab) -> String {
+    let stem = lab.scene.path.as_ref().and_then(|p| p.file_stem()).map_or("scene".into(), |s| s.to_string_lossy());
+    let dir = lab.scene.path.as_ref().and_then(|p| p.parent()).map(|d| d.to_path_buf()).unwrap_or_default();
+    dir.join(format!("{stem}-edited.ron")).display().to_string()
+}
+
+/// Applies `change` to the document if it loads; installs it, or keeps the
+/// refusal in `ed.error`. True when applied.
+fn edit(
+    ed: &mut Editor,
+    origin: &str,
+    install: &mut MessageWriter<InstallScene>,
+    change: impl FnOnce(&mut SceneDoc),
+) -> bool {
+    let Some(doc) = ed.doc.as_mut() else { return false };
+    match ed.edits.apply(doc, origin, change) {
+        Ok(scene) => {
+            install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+            ed.error = None;
+            true
+        }
+        Err(e) => {
+            ed.error = Some(e.to_string());
+            false
+        }
+    }
+}
+
+/// Where body `name` is (the installed document's start), and its radius (0 for points).
+fn body_at(lab: &Lab, name: &str) -> Option<(DVec2, f64)> {
+    let b = lab.world.model.body_index(name)?;
+    let p = lab.world.model.position(b, &lab.world.state);
+    Some((DVec2::new(p.x, p.y), lab.world.model.bodies[b].radius))
+}
+
+/// The body under `w` (within its radius plus a few pixels), nearest first.
+fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
+    let m = &lab.world.model;
+    (0..m.bodies.len())
+        .map(|b| {
+            let p = m.position(b, &lab.world.state);
+            (b, (DVec2::new(p.x, p.y) - w).length() - m.bodies[b].radius)
+        })
+        .filter(|(_, d)| *d <= slack)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(b, _)| m.bodies[b].name.clone())
+}
+
+/// `p` snapped to the grid, then, for a ball of radius `r`, to touch the
+/// nearest other round body if it is within half a radius of touching.
+fn snap(ed: &Editor, lab: &Lab, p: DVec2, r: f64, except: Option<&str>) -> DVec2 {
+    let mut p = p;
+    if ed.snap_grid && ed.grid > 0.0 {
+        p = (p / ed.grid).round() * ed.grid;
+    }
+    if ed.snap_contact && r > 0.0 {
+        let m = &lab.world.model;
+        let near = (0..m.bodies.len())
+            .filter(|&b| m.bodies[b].radius > 0.0 && Some(m.bodies[b].name.as_str()) != except)
+            .map(|b| {
+                let c = m.position(b, &lab.world.state);
+                let c = DVec2::new(c.x, c.y);
+                (c, m.bodies[b].radius, (p - c).length() - m.bodies[b].radius - r)
+            })
+            .filter(|(_, _, gap)| gap.abs() < 0.5 * r)
+            .min_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
+        if let Some((c, rb, _)) = near {
+            let dir = (p - c).try_normalize().unwrap_or(DVec2::X);
+            // A hair apart: touching, never overlapping by round-off.
+            p = c + dir * (rb + r) * (1.0 + 1e-9);
+        }
+    }
+    p
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gestures(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    pointer: Res<Pointer>,
+    mut claims: ResMut<InputClaims>,
+    view: Res<ViewTransform>,
+    lab: Option<Res<Lab>>,
+    mut editor: ResMut<Editor>,
+    mut install: MessageWriter<InstallScene>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
+    let Some(lab) = lab else { return };
+    if !editor.on || editor.doc.is_none() {
+        return;
+    }
+    // Edit mode has the pointer: no springs, no cue.
+    claims.tool = true;
+    let now = real.elapsed_secs_f64();
+    let ed = &mut *editor;
+    if keys.is_some_and(|k| k.just_pressed(KeyCode::Escape)) {
+        ed.gesture = None;
+    }
+    let Some(w) = pointer.world else { return };
+    let press = buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer;
+    let slack = view.world_len(PICK_PX);
+    if press && ed.gesture.is_none() {
+        let under = body_under(&lab, w, slack);
+        ed.gesture = match (ed.tool, under) {
+            (Tool::Select, Some(body)) => {
+                let (p, _) = body_at(&lab, &body).expect("a body under the pointer");
+                ed.selected = Some(body.clone());
+                Some(Gesture::Move { body, grab: w - p, to: p })
+            }
+            (Tool::Select, None) => {
+                ed.selected = None;
+                None
+            }
+            (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
+            (Tool::Rod | Tool::Rope, Some(body)) => Some(Gesture::Link { from: body, to: w }),
+            (Tool::Force, Some(body)) => Some(Gesture::Arrow { body, to: w }),
+            (Tool::Rod | Tool::Rope | Tool::Force, None) => {
+                status.say(now, format!("{}: start on a body", ed.tool.label()));
+                None
+            }
+            (tool, _) => {
+                let origin = origin(&lab);
+                place(ed, &lab, tool, w, &origin, &mut install);
+                None
+            }
+        };
+    }
+    // Follow the pointer, and finish on release.
+    let released = !buttons.pressed(MouseButton::Left);
+    if let Some(Gesture::Move { body, grab, .. }) = &ed.gesture {
+        let (name, grab) = (body.clone(), *grab);
+        let r = body_at(&lab, &name).map_or(0.0, |b| b.1);
+        let target = snap(ed, &lab, w - grab, r, Some(&name));
+        if let Some(Gesture::Move { to, .. }) = &mut ed.gesture {
+            *to = target;
+        }
+    } else if let Some(Gesture::Line { to, .. } | Gesture::Link { to, .. } | Gesture::Arrow { to, .. }) =
+        &mut ed.gesture
+    {
+        *to = w;
+    }
+    if !released {
+        return;
+    }
+    let Some(g) = ed.gesture.take() else { return };
+    let origin = origin(&lab);
+    let done = match g {
+        Gesture::Move { body, to, .. } => edit(ed, &origin, &mut install, |d| set_position(d, &body, to)),
+        Gesture::Line { from, to } => {
+            let along = to - from;
+            if along.length() < slack {
+                status.say(now, "wall: drag a line (its normal points to the left of it)");
+                return;
+            }
+            let n = along.perp().normalize();
+            let name = fresh_wall(ed.doc.as_ref().expect("on"));
+            edit(ed, &origin, &mut install, |d| {
+                d.file.walls.push(WallSpec { name, normal: (n.x, n.y), offset: n.dot(from), restitution: None })
+            })
+        }
+        Gesture::Link { from, to } => {
+            let Some(other) = body_under(&lab, to, slack).filter(|b| *b != from) else {
+                status.say(now, format!("{}: release on another body", ed.tool.label()));
+                return;
+            };
+            let name = fresh_constraint(ed.doc.as_ref().expect("on"), &from, &other);
+            let rope = ed.tool == Tool::Rope;
+            edit(ed, &origin, &mut install, |d| {
+                d.file.constraints.push(if rope {
+                    ConstraintSpec::Rope { name, a: from, b: other, length: None, restitution: None }
+                } else {
+                    ConstraintSpec::Rod { name, a: from, b: other, length: None }
+                })
+            })
+        }
+        Gesture::Arrow { body, to } => {
+            let Some((p, _)) = body_at(&lab, &body) else { return };
+            let force = (to - p) * FORCE_PER_M;
+            edit(ed, &origin, &mut install, |d| set_force(d, &body, force))
+        }
+    };
+    if !done {
+        if let Some(e) = &ed.error {
+            status.warn(now, format!("Refused: {e}"));
+        }
+    }
+}
+
+/// Adds what `tool` places at `w` (snapped), selecting it.
+fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install: &mut MessageWriter<InstallScene>) {
+    let doc = ed.doc.as_ref().expect("on");
+    let (r, m) = (ed.radius, ed.mass);
+    let at = |p: DVec2| (p.x, p.y);
+    let (specs, name): (Vec<BodySpec>, String) = match tool {
+        Tool::Ball => {
+            let name = doc.fresh_name("ball");
+            let p = snap(ed, lab, w, r, None);
+            let spec = BodySpec::Ball {
+                name: name.clone(),
+                position: at(p),
+                velocity: (0.0, 0.0),
+                mass: m,
+                radius: r,
+                force: (0.0, 0.0),
+                damping: 0.0,
+            };
+            (vec![spec], name)
+        }
+        Tool::Particle => {
+            let name = doc.fresh_name("particle");
+            let p = snap(ed, lab, w, 0.0, None);
+            let spec = BodySpec::Particle {
+                name: name.clone(),
+                position: at(p),
+                velocity: (0.0, 0.0),
+                mass: m,
+                radius: 0.0,
+                force: (0.0, 0.0),
+                damping: 0.0,
+            };
+            (vec![spec], name)
+        }
+        Tool::Anchor => {
+            let name = doc.fresh_name("anchor");
+            (vec![BodySpec::Anchor { name: name.clone(), position: at(snap(ed, lab, w, 0.0, None)) }], name)
+        }
+        Tool::FixedBall => {
+            let name = doc.fresh_name("post");
+            let p = snap(ed, lab, w, r, None);
+            (vec![BodySpec::FixedBall { name: name.clone(), position: at(p), radius: r }], name)
+        }
+        Tool::Rack => {
+            let apex = snap(ed, lab, w, 0.0, None);
+            let mut names = doc.body_names();
+            let mut specs = Vec::new();
+            // Rows to the right, each one ball taller, touching (a hair apart).
+            let d = 2.0 * r * (1.0 + 1e-9);
+            for row in 0..ed.rack_rows.max(1) {
+                for k in 0..=row {
+                    let name = (1..).map(|i| format!("rack{i}")).find(|n| !names.contains(n)).expect("a name");
+                    names.push(name.clone());
+                    let p = apex + DVec2::new(row as f64 * d * 3f64.sqrt() / 2.0, (k as f64 - row as f64 / 2.0) * d);
+                    specs.push(BodySpec::Ball {
+                        name,
+                        position: at(p),
+                        velocity: (0.0, 0.0),
+                        mass: m,
+                        radius: r,
+                        force: (0.0, 0.0),
+                        damping: 0.0,
+                    });
+                }
+            }
+            let first = contact_core::scene::document::body_name(&specs[0]).to_string();
+            (specs, first)
+        }
+        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Force => return,
+    };
+    if edit(ed, origin, install, |d| d.file.bodies.extend(specs)) {
+        ed.selected = Some(name);
+    }
+}
+
+fn set_position(d: &mut SceneDoc, name: &str, p: DVec2) {
+    match d.body_mut(name) {
+        Some(
+            BodySpec::Ball { position, .. }
+            | BodySpec::Particle { position, .. }
+            | BodySpec::Anchor { position, .. }
+            | BodySpec::FixedBall { position, .. },
+        ) => *position = (p.x, p.y),
+        // A bead moves along its curve: its parameter is edited in the panel.
+        Some(BodySpec::Bead { .. }) | None => {}
+    }
+}
+
+fn set_force(d: &mut SceneDoc, name: &str, v: DVec2) {
+    if let Some(BodySpec::Ball { force, .. } | BodySpec::Particle { force, .. } | BodySpec::Bead { force, .. }) =
+        d.body_mut(name)
+    {
+        *force = (v.x, v.y);
+    }
+}
+
+fn fresh_wall(doc: &SceneDoc) -> String {
+    let names: Vec<&str> = doc.file.walls.iter().map(|w| w.name.as_str()).collect();
+    (1..).map(|i| format!("wall{i}")).find(|n| !names.contains(&n.as_str())).expect("a free name")
+}
+
+fn fresh_constraint(doc: &SceneDoc, a: &str, b: &str) -> String {
+    let names: Vec<String> = doc.file.constraints.iter().map(constraint_name).collect();
+    let base = format!("{a}~{b}");
+    if !names.contains(&base) {
+        return base;
+    }
+    (2..).map(|i| format!("{base}{i}")).find(|n| !names.contains(n)).expect("a free name")
+}
+
+fn constraint_name(c: &ConstraintSpec) -> String {
+    match c {
+        ConstraintSpec::HalfPlane { name, .. }
+        | ConstraintSpec::Rod { name, .. }
+        | ConstraintSpec::Rope { name, .. }
+        | ConstraintSpec::BeadBound { name, .. } => name.clone(),
+        ConstraintSpec::Contact { name, a, b, .. } => name.clone().unwrap_or(format!("{a}-{b}")),
+    }
+}
+
+/// The selection and the gesture in progress, over the world.
+fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, view: Res<ViewTransform>) {
+    let Some(lab) = lab else { return };
+    if !editor.on {
+        return;
+    }
+    if editor.doc.is_none() {
+        return;
+    }
+    let px = |n: f64| view.world_len(n);
+    let color = palette::bevy([255, 210, 90]);
+    if let Some((p, r)) = editor.selected.as_deref().and_then(|n| body_at(&lab, n)) {
+        g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+    }
+    match &editor.gesture {
+        Some(Gesture::Move { body, to, .. }) => {
+            if let Some((p, r)) = body_at(&lab, body) {
+                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
+                g.circle_2d(Isometry2d::from_translation(f(*to)), r.max(px(4.0)) as f32, color).resolution(48);
+            }
+        }
+        Some(Gesture::Line { from, to }) => {
+            g.line_2d(f(*from), f(*to), color);
+            if let Some(n) = (*to - *from).perp().try_normalize() {
+                arrow(&mut g, (*from + *to) / 2.0, n * px(30.0), px(8.0), color);
+            }
+        }
+        Some(Gesture::Link { from, to }) => {
+            if let Some((p, _)) = body_at(&lab, from) {
+                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
+            }
+        }
+        Some(Gesture::Arrow { body, to }) => {
+            if let Some((p, _)) = body_at(&lab, body) {
+                arrow(&mut g, p, *to - p, px(10.0), color);
+            }
+        }
+        None => {}
+    }
+}
