@@ -198,7 +198,10 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
   sleep 1.5
   read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$2" | tail -1)
   xdotool windowfocus --sync "$wid"
-  xdotool key e; sleep 1; xdotool key b; sleep 0.5
+  xdotool key e; sleep 2
+  # Edit mode lays the panels out anew and fits the view again: where the puck is now.
+  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$2" | tail -1)
+  xdotool key b; sleep 0.5
   xdotool mousemove --window "$wid" $((x + 200)) $((y - 100)); sleep 0.3
   xdotool click 1; sleep 1
   xdotool key --clearmodifiers ctrl+s; sleep 3

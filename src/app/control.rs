@@ -15,11 +15,12 @@
 //! | C     | compare mode ([`super::compare`])      |
 //! | K     | the cue ([`super::cue`])               |
 //! | F5    | presenter mode ([`super::ui::presenter`]) |
+//! | E     | edit mode ([`super::edit`])            |
 //! | V     | record a clip ([`super::clip`])        |
 //! | F12   | screenshot                             |
 //! | Ctrl+Q | quit                                  |
 //!
-//! (T, C, K and V are read by their features, F5 by the panels.)
+//! (T, C, K, E and V are read by their features, F5 by the panels.)
 //!
 //! A pause is `Time<Virtual>::pause`, so the fixed schedule stops with it; a single
 //! step runs the [`FixedUpdate`] schedule once by hand.

@@ -174,7 +174,8 @@ pub fn aim(
     }
 
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    let press = buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer;
+    // Another tool (edit mode) holding the pointer keeps the cue out of it.
+    let press = buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer && !claims.tool;
     if let (true, None, Some(w)) = (press && (tool.armed || shift), cue.aim, pointer.world) {
         cue.aim =
             ball_under(&lab, &pos, w, view.world_len(PICK_PX)).map(|body| Aim { body, cursor: w, velocity: None });

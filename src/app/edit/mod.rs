@@ -32,7 +32,9 @@ use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
 use contact_core::scene::{Edits, SceneDoc};
 
 use super::lab::gizmo::{arrow, dashed, f};
-use super::lab::{FrameSet, InputClaims, InstallScene, Lab, Pointer, Status, ViewTransform, palette};
+use super::lab::{
+    FrameSet, InputClaims, InstallScene, Lab, Pointer, Status, ViewTransform, palette, release_tool_claim,
+};
 
 /// Newtons of constant force per metre of the force tool's arrow.
 pub const FORCE_PER_M: f64 = 10.0;
@@ -160,8 +162,17 @@ impl Plugin for EditPlugin {
         app.insert_resource(Editor::fresh())
             .add_message::<EditAction>()
             .add_message::<Saved>()
+            .add_systems(Update, claim_pointer.in_set(FrameSet::Prepare).after(release_tool_claim))
             .add_systems(Update, (keyboard, apply_actions, gestures).chain().in_set(FrameSet::Tools))
             .add_systems(Update, draw.in_set(FrameSet::Overlay));
+    }
+}
+
+/// Edit mode has the pointer from the start of the frame: no spring, no pan,
+/// no cue shot starts under a tool.
+fn claim_pointer(editor: Res<Editor>, mut claims: ResMut<InputClaims>) {
+    if editor.on {
+        claims.tool = true;
     }
 }
 

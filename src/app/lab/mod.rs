@@ -102,7 +102,7 @@ fn refresh_look(lab: Option<Res<Lab>>, mut look: ResMut<SceneLook>) {
 }
 
 /// Each frame starts with no tool holding the pointer.
-fn release_tool_claim(mut claims: ResMut<InputClaims>) {
+pub fn release_tool_claim(mut claims: ResMut<InputClaims>) {
     if claims.tool {
         claims.tool = false;
     }

@@ -299,7 +299,7 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
     // The message comes first: it takes what it needs up to two thirds of the
     // bar, the key hints the rest; each is cut short (full text on hover)
     // rather than drawn over the other.
-    const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · V clip · F12 screenshot · \
+    const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · E edit · V clip · F12 screenshot · \
                          Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
                          drag space: pan · wheel: zoom";
     let avail = ui.available_width();
