@@ -40,16 +40,18 @@
 //! Nocedal & Smelyanskiy 2008; Silcowitz, Niebe & Erleben 2010 do the same).
 //! The pivoting then only mends the prediction; the answer is the same LCP's.
 //!
-//! A large island (more than 128 rows) warm from the previous step whose set
-//! is not the answer (a pile settling: a few rows enter or leave each step)
-//! does not try block moves, which on a hyperstatic pile add dependent rows
-//! together and make `λ` explode (1e7 where the answer is 10): after its one
-//! warm round it goes to Dantzig's pivoting from the warm set, which drives
-//! only the rows violating by more than the warm slack (`a_i < −warm_slack`,
-//! the tolerance the warm round already accepts; [`crate::exact`] states it).
-//! A 100-ball pile settling (t = 1–2 s) took ~450 rounds a step from there,
-//! ~60 now. Leaving rows come out of the factor by a rank-one update
-//! ([`Envelope::remove`]), not by factoring the rows after them again.
+//! A large island (more than 128 rows) warm from the previous step whose
+//! block moves do not converge (a pile settling: block moves add dependent
+//! rows together and `λ` explodes, 1e7 where the answer is 10) goes to
+//! Dantzig's pivoting from the *warm* set, not from the set the 40 rounds
+//! left, and drives only the rows violating by more than the warm slack
+//! (`a_i < −warm_slack`, the tolerance the warm round already accepts;
+//! [`crate::exact`] states it). A 100-ball pile settling (t = 1–2 s) took ~450
+//! rounds a step that way before, ~90 now. (Going to Dantzig after the first
+//! round, without block moves, settles faster still, ~60, but a 1000-ball
+//! landing then met a step of 50 000 pivots, 52 s.) Leaving rows come out of
+//! the factor by a rank-one update ([`Envelope::remove`]), not by factoring
+//! the rows after them again.
 //!
 //! Rows that share no body, directly or through other rows, are independent
 //! problems ([`SchurGraph::islands`]): an island that has converged is not
@@ -147,12 +149,12 @@ fn solve(
     }
     let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m] };
     for idx in &members {
-        // A large island warm from the previous step (a pile settling): one
-        // round, and if the previous set is not the answer, Dantzig from it.
+        // A large island warm from the previous step (a pile settling): if
+        // block moves do not converge, Dantzig starts from the warm set, not
+        // from the set the block moves left.
         let settling = warm_given && idx.len() > LARGE_ISLAND;
         let start: Vec<bool> = if settling { idx.iter().map(|&i| lp.clamped[i]).collect() } else { Vec::new() };
-        let rounds = if settling { 1 } else { BLOCK_ROUNDS };
-        if cold || !work.block(&mut lp, idx, rounds) {
+        if cold || !work.block(&mut lp, idx, BLOCK_ROUNDS) {
             for (&i, &c) in idx.iter().zip(&start) {
                 lp.clamped[i] = c;
             }
