@@ -343,7 +343,7 @@ fn apply_actions(
                         saved.write(Saved(path.clone()));
                     }
                     Err(e) => {
-                        ed.error = Some(e.to_string());
+                        ed.error = Some(refusal(&e));
                         status.warn(now, format!("Not saved: {e}"));
                     }
                 }
@@ -375,9 +375,18 @@ fn edit(
             true
         }
         Err(e) => {
-            ed.error = Some(e.to_string());
+            ed.error = Some(refusal(&e));
             false
         }
+    }
+}
+
+/// A refusal as the user reads it: the field and the message (the line and
+/// column would point into a file that was never written).
+fn refusal(e: &contact_core::scene::SceneError) -> String {
+    match &e.field {
+        Some(field) => format!("field `{field}`: {}", e.message),
+        None => e.message.clone(),
     }
 }
 
