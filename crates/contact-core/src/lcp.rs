@@ -40,18 +40,18 @@
 //! Nocedal & Smelyanskiy 2008; Silcowitz, Niebe & Erleben 2010 do the same).
 //! The pivoting then only mends the prediction; the answer is the same LCP's.
 //!
-//! A large island (more than 128 rows) warm from the previous step whose
-//! block moves do not converge (a pile settling: block moves add dependent
-//! rows together and `λ` explodes, 1e7 where the answer is 10) goes to
-//! Dantzig's pivoting from the *warm* set, not from the set the 40 rounds
-//! left, and drives only the rows violating by more than the warm slack
-//! (`a_i < −warm_slack`, the tolerance the warm round already accepts;
+//! A large island (more than 128 rows) warm from the previous step stops its
+//! block moves as soon as `λ` explodes (a pile settling: block moves clamp
+//! dependent rows together, 1e7 where the answer is 10) or after 40 rounds,
+//! and goes to Dantzig's pivoting from the *warm* set, not from the set the
+//! block moves left, driving only the rows violating by more than the warm
+//! slack (`a_i < −warm_slack`, the tolerance the warm round already accepts;
 //! [`crate::exact`] states it). A 100-ball pile settling (t = 1–2 s) took ~450
-//! rounds a step that way before, ~90 now. (Going to Dantzig after the first
-//! round, without block moves, settles faster still, ~60, but a 1000-ball
-//! landing then met a step of 50 000 pivots, 52 s.) Leaving rows come out of
-//! the factor by a rank-one update ([`Envelope::remove`]), not by factoring
-//! the rows after them again.
+//! rounds a step that way before. (Going to Dantzig after the first round
+//! always settled fastest, but a 1000-ball landing then met a step of 50 000
+//! pivots, 52 s; 40 block rounds always made a settling 300-ball pile 6×
+//! slower.) Leaving rows come out of the factor by a rank-one update
+//! ([`Envelope::remove`]), not by factoring the rows after them again.
 //!
 //! Rows that share no body, directly or through other rows, are independent
 //! problems ([`SchurGraph::islands`]): an island that has converged is not
@@ -154,7 +154,7 @@ fn solve(
         // from the set the block moves left.
         let settling = warm_given && idx.len() > LARGE_ISLAND;
         let start: Vec<bool> = if settling { idx.iter().map(|&i| lp.clamped[i]).collect() } else { Vec::new() };
-        if cold || !work.block(&mut lp, idx, BLOCK_ROUNDS) {
+        if cold || !work.block(&mut lp, idx, settling) {
             for (&i, &c) in idx.iter().zip(&start) {
                 lp.clamped[i] = c;
             }
@@ -177,6 +177,9 @@ fn solve(
 
 /// Rounds of block moves tried on an island before falling back to single pivots.
 const BLOCK_ROUNDS: usize = 40;
+/// A settling island's block moves stop when `λ` grows this many times past
+/// the warm round's: dependent rows were clamped together.
+const EXPLOSION: f64 = 1e3;
 
 /// Above this many rows a cold problem starts from a predicted clamped set.
 const PREDICT_ROWS: usize = 128;
@@ -271,14 +274,22 @@ impl Work<'_> {
     }
 
     /// Block principal pivoting on one island (see the module docs). False when
-    /// it did not converge within `rounds` ([`BLOCK_ROUNDS`] but for a settling island).
-    fn block(&mut self, lp: &mut Lcp, idx: &[usize], rounds: usize) -> bool {
+    /// it did not converge within [`BLOCK_ROUNDS`], or, with `guard`, as soon
+    /// as `λ` grows [`EXPLOSION`] times past the warm round's.
+    fn block(&mut self, lp: &mut Lcp, idx: &[usize], guard: bool) -> bool {
         let (mut best, mut tries) = (usize::MAX, BLOCK_TRIES);
-        for round in 0..rounds {
+        let mut first_scale = 0.0;
+        for round in 0..BLOCK_ROUNDS {
             self.solve_clamped(lp, idx);
             let tol = if round == 0 { self.warm_slack } else { self.tol };
             let clamped = self.clamped_list(lp);
             let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
+            if round == 0 {
+                first_scale = scale;
+            } else if guard && scale > EXPLOSION * first_scale.max(f64::MIN_POSITIVE) {
+                // Dependent rows entered together (a hyperstatic pile): no use going on.
+                return false;
+            }
             let infeasible: Vec<usize> = idx
                 .iter()
                 .copied()
