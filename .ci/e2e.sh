@@ -227,7 +227,7 @@ say "a clip of the billiard break"
 timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" assets/scenes/billiard-corner.ron --size ${W}x${H} \
   --record "$OUT/clip.gif" --duration 1 --fps 10 >"$OUT/clip.log" 2>&1 || { tail -20 "$OUT/clip.log"; fail "the clip run failed"; }
 grep -q "Clip saved to" "$OUT/clip.log" || fail "the app did not say where the clip went"
-geom=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/clip.log" | sed -n 's/.*clip: \([0-9]*x[0-9]*+[0-9]*+[0-9]*\) px.*/\1/p' | head -1)
+geom=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/clip.log" | sed -n 's/.*clip: \([0-9]*x[0-9]*+[0-9]*+[0-9]*\) px.*/\1/p' | tail -1)
 [ -n "$geom" ] || fail "the app did not log the clip's rectangle"
 nframes=$(identify "$OUT/clip.gif" | wc -l)
 [ "$nframes" = 10 ] || fail "the clip has $nframes frames, expected 10"
@@ -238,7 +238,8 @@ timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" assets/scenes/billiar
   --pause-at 0.5 --frames 10 --screenshot "$OUT/clip-at-0.5.png" >"$OUT/clip-shot.log" 2>&1 \
   || { tail -20 "$OUT/clip-shot.log"; fail "the screenshot at t = 0.5 s failed"; }
 convert "$OUT/clip-at-0.5.png" -crop "$geom" +repage "$OUT/clip-at-0.5-view.png"
-rmse() { compare -metric RMSE "$1" "$2" null: 2>&1 | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
+# `compare` exits 1 when the images differ at all (they do: the palette).
+rmse() { { compare -metric RMSE "$1" "$2" null: 2>&1 || true; } | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
 r4=$(rmse "$OUT/clip-4.png" "$OUT/clip-at-0.5-view.png")
 r5=$(rmse "$OUT/clip-5.png" "$OUT/clip-at-0.5-view.png")
 r6=$(rmse "$OUT/clip-6.png" "$OUT/clip-at-0.5-view.png")
