@@ -17,9 +17,10 @@
 //! | rod, rope | drag from a body to another                    | the link, its length the distance now |
 //! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
 //! | rack      | click                                          | a triangle of balls, apex at the pointer, opening to the right |
+//! | bead      | drag from where the bead starts                | a bead on a segment to the release, or on a circle, parabola or cycloid around it |
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
-//! fixed ball, `W` wall, `D` rod, `O` rope, `G` force, `N` rack; `Ctrl+S`
+//! fixed ball, `W` wall, `D` rod, `O` rope, `G` force, `N` rack, `U` bead; `Ctrl+S`
 //! saves to the panel's path. `Delete` removes the selected body and its
 //! constraints, `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
@@ -28,6 +29,7 @@ use std::path::PathBuf;
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
+use contact_core::Curve;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
 use contact_core::scene::{Edits, SceneDoc};
 
@@ -54,10 +56,66 @@ pub enum Tool {
     Rope,
     Force,
     Rack,
+    Bead,
+}
+
+/// The curve the bead tool threads a bead on (the scene format's curves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BeadCurve {
+    #[default]
+    Segment,
+    Circle,
+    Parabola,
+    Cycloid,
+}
+
+impl BeadCurve {
+    pub const ALL: [BeadCurve; 4] = [BeadCurve::Segment, BeadCurve::Circle, BeadCurve::Parabola, BeadCurve::Cycloid];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            BeadCurve::Segment => "segment",
+            BeadCurve::Circle => "circle",
+            BeadCurve::Parabola => "parabola",
+            BeadCurve::Cycloid => "cycloid",
+        }
+    }
+}
+
+/// The bead dragged from `at` (where it starts) to `to`: the curve and its `u`.
+/// Segment: from `at` to `to`. Circle: centred on `to`. Parabola and
+/// cycloid: lowest at `to`, through `at` (the cycloid's size from the height).
+pub fn bead_curve(kind: BeadCurve, at: DVec2, to: DVec2) -> (Curve, f64) {
+    let p = |v: DVec2| (v.x, v.y);
+    let d = at - to;
+    match kind {
+        BeadCurve::Segment => (Curve::Segment { a: p(at), b: p(to) }, 0.0),
+        BeadCurve::Circle => (Curve::CircleArc { center: p(to), radius: d.length() }, d.y.atan2(d.x)),
+        BeadCurve::Parabola => {
+            let k = if d.x.abs() > 1e-9 { d.y / (d.x * d.x) } else { 1.0 };
+            (Curve::Parabola { vertex: p(to), k }, d.x)
+        }
+        BeadCurve::Cycloid => {
+            // Height 2r at the cusps: r from the start's height (or its offset).
+            let r = (d.y.abs().max(d.x.abs() / std::f64::consts::PI) / 2.0).max(1e-3);
+            // u + sin u = dx / r, solved by Newton within (−π, π).
+            let target = (d.x / r).clamp(-std::f64::consts::PI, std::f64::consts::PI);
+            let mut u = target / 2.0;
+            for _ in 0..50 {
+                let g = u + u.sin() - target;
+                let dg = 1.0 + u.cos();
+                if dg.abs() < 1e-12 {
+                    break;
+                }
+                u = (u - g / dg).clamp(-3.1, 3.1);
+            }
+            (Curve::Cycloid { origin: p(to), r }, u)
+        }
+    }
 }
 
 impl Tool {
-    pub const ALL: [Tool; 10] = [
+    pub const ALL: [Tool; 11] = [
         Tool::Select,
         Tool::Ball,
         Tool::Particle,
@@ -68,6 +126,7 @@ impl Tool {
         Tool::Rope,
         Tool::Force,
         Tool::Rack,
+        Tool::Bead,
     ];
 
     pub fn label(self) -> &'static str {
@@ -82,6 +141,7 @@ impl Tool {
             Tool::Rope => "rope",
             Tool::Force => "force",
             Tool::Rack => "rack of balls",
+            Tool::Bead => "bead",
         }
     }
 
@@ -93,6 +153,9 @@ impl Tool {
             Tool::Rod | Tool::Rope => "drag from one body to another",
             Tool::Force => "drag from a body: 10 N per metre of arrow",
             Tool::Rack => "click: the apex of a triangle of balls opening to the right",
+            Tool::Bead => {
+                "drag from where the bead starts: a segment to the release, a circle or a parabola or a cycloid around it (the panel's curve)"
+            }
         }
     }
 }
@@ -104,6 +167,7 @@ enum Gesture {
     Line { from: DVec2, to: DVec2 },
     Link { from: String, to: DVec2 },
     Arrow { body: String, to: DVec2 },
+    Bead { from: DVec2, to: DVec2 },
 }
 
 /// What the user asks of edit mode (the toolbar, the panel, the keys).
@@ -145,6 +209,7 @@ pub struct Editor {
     pub radius: f64,
     pub mass: f64,
     pub rack_rows: usize,
+    pub bead_curve: BeadCurve,
     pub save_path: String,
     gesture: Option<Gesture>,
 }
@@ -218,7 +283,7 @@ fn keyboard(
 }
 
 /// Keys that pick a tool in edit mode.
-const TOOL_KEYS: [(KeyCode, Tool); 10] = [
+const TOOL_KEYS: [(KeyCode, Tool); 11] = [
     (KeyCode::KeyS, Tool::Select),
     (KeyCode::KeyB, Tool::Ball),
     (KeyCode::KeyP, Tool::Particle),
@@ -229,6 +294,7 @@ const TOOL_KEYS: [(KeyCode, Tool); 10] = [
     (KeyCode::KeyO, Tool::Rope),
     (KeyCode::KeyG, Tool::Force),
     (KeyCode::KeyN, Tool::Rack),
+    (KeyCode::KeyU, Tool::Bead),
 ];
 
 /// The file errors are about: the scene's own name, or `edited scene`.
@@ -477,6 +543,7 @@ fn gestures(
                 None
             }
             (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
+            (Tool::Bead, _) => Some(Gesture::Bead { from: w, to: w }),
             (Tool::Rod | Tool::Rope, Some(body)) => Some(Gesture::Link { from: body, to: w }),
             (Tool::Force, Some(body)) => Some(Gesture::Arrow { body, to: w }),
             (Tool::Rod | Tool::Rope | Tool::Force, None) => {
@@ -499,8 +566,9 @@ fn gestures(
         if let Some(Gesture::Move { to, .. }) = &mut ed.gesture {
             *to = target;
         }
-    } else if let Some(Gesture::Line { to, .. } | Gesture::Link { to, .. } | Gesture::Arrow { to, .. }) =
-        &mut ed.gesture
+    } else if let Some(
+        Gesture::Line { to, .. } | Gesture::Link { to, .. } | Gesture::Arrow { to, .. } | Gesture::Bead { to, .. },
+    ) = &mut ed.gesture
     {
         *to = w;
     }
@@ -542,6 +610,31 @@ fn gestures(
             let Some((p, _)) = body_at(&lab, &body) else { return };
             let force = (to - p) * FORCE_PER_M;
             edit(ed, &origin, &mut install, |d| set_force(d, &body, force))
+        }
+        Gesture::Bead { from, to } => {
+            if (to - from).length() < slack {
+                status.say(now, "bead: drag from where it starts (see the panel's curve)");
+                return;
+            }
+            let (curve, u) = bead_curve(ed.bead_curve, from, to);
+            let doc = ed.doc.as_ref().expect("on");
+            let name = doc.fresh_name("bead");
+            let mass = ed.mass;
+            let spec = BodySpec::Bead {
+                name: name.clone(),
+                curve,
+                u,
+                u_dot: 0.0,
+                mass,
+                radius: 0.0,
+                force: (0.0, 0.0),
+                damping: 0.0,
+            };
+            let done = edit(ed, &origin, &mut install, |d| d.file.bodies.push(spec));
+            if done {
+                ed.selected = Some(name);
+            }
+            done
         }
     };
     if !done {
@@ -619,7 +712,7 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
             let first = contact_core::scene::document::body_name(&specs[0]).to_string();
             (specs, first)
         }
-        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Force => return,
+        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Force | Tool::Bead => return,
     };
     if edit(ed, origin, install, |d| d.file.bodies.extend(specs)) {
         ed.selected = Some(name);
@@ -708,6 +801,69 @@ fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, view: Res<Vie
                 arrow(&mut g, p, *to - p, px(10.0), color);
             }
         }
+        Some(Gesture::Bead { from, to }) => {
+            // The curve the release would make, sampled.
+            let (curve, u0) = bead_curve(editor.bead_curve, *from, *to);
+            let span = match curve {
+                Curve::Segment { .. } => (0.0, 1.0),
+                Curve::CircleArc { .. } => (u0, u0 + std::f64::consts::TAU),
+                Curve::Parabola { .. } => (-u0.abs().max(1e-3), u0.abs().max(1e-3)),
+                Curve::Cycloid { .. } => (-std::f64::consts::PI, std::f64::consts::PI),
+            };
+            let at = |u: f64| {
+                let p = curve.point(u);
+                DVec2::new(p.x, p.y)
+            };
+            for i in 0..64 {
+                let (a, b) = (i as f64 / 64.0, (i + 1) as f64 / 64.0);
+                let u = |s: f64| span.0 + s * (span.1 - span.0);
+                g.line_2d(f(at(u(a))), f(at(u(b))), color);
+            }
+            g.circle_2d(Isometry2d::from_translation(f(at(u0))), px(5.0) as f32, color);
+        }
         None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bead tool's curves start the bead where the drag started (the
+    /// cycloid: at the drag's horizontal offset, on the curve, lowest at the release).
+    #[test]
+    fn a_dragged_bead_starts_where_the_drag_started() {
+        let (at, to) = (DVec2::new(0.3, 0.5), DVec2::new(0.9, 0.1));
+        for kind in [BeadCurve::Segment, BeadCurve::Circle, BeadCurve::Parabola] {
+            let (curve, u) = bead_curve(kind, at, to);
+            let p = curve.point(u);
+            assert!((DVec2::new(p.x, p.y) - at).length() < 1e-12, "{kind:?}: starts at {p:?}");
+        }
+        let (curve, u) = bead_curve(BeadCurve::Cycloid, at, to);
+        let (low, p) = (curve.point(0.0), curve.point(u));
+        assert!((DVec2::new(low.x, low.y) - to).length() < 1e-12, "lowest at the release");
+        assert!((p.x - at.x).abs() < 1e-9 && u.abs() < std::f64::consts::PI, "at the start's x: {p:?}, u = {u}");
+    }
+
+    /// A bead placed by the tool makes a scene that loads (the file's checks).
+    #[test]
+    fn a_bead_from_the_tool_makes_a_scene_that_loads() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes/bead-on-curve.ron");
+        let mut doc = SceneDoc::load(&path).unwrap();
+        for kind in BeadCurve::ALL {
+            let (curve, u) = bead_curve(kind, DVec2::new(2.0, 2.5), DVec2::new(2.6, 2.0));
+            let name = doc.fresh_name("bead");
+            doc.file.bodies.push(BodySpec::Bead {
+                name,
+                curve,
+                u,
+                u_dot: 0.0,
+                mass: 0.1,
+                radius: 0.0,
+                force: (0.0, 0.0),
+                damping: 0.0,
+            });
+            doc.check("beads").unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        }
     }
 }

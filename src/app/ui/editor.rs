@@ -11,7 +11,7 @@ use contact_core::scene::SceneDoc;
 use contact_core::scene::schema::BodySpec;
 
 use super::data::PanelData;
-use crate::app::edit::{EditAction, Tool};
+use crate::app::edit::{BeadCurve, EditAction, Tool};
 use crate::app::lab::palette;
 
 pub struct EditPanel<'a, 'w, 's> {
@@ -49,6 +49,14 @@ impl EditPanel<'_, '_, '_> {
             ui.label("mass");
             ui.add(egui::DragValue::new(&mut ed.mass).range(1e-4..=1e4).speed(0.01).suffix(" kg"));
         });
+        if ed.tool == Tool::Bead {
+            ui.horizontal(|ui| {
+                ui.label("curve");
+                for c in BeadCurve::ALL {
+                    ui.selectable_value(&mut ed.bead_curve, c, c.label());
+                }
+            });
+        }
         if ed.tool == Tool::Rack {
             ui.horizontal(|ui| {
                 ui.label("rack rows");
