@@ -525,9 +525,9 @@ mod tests {
     }
 
     /// A large island warm from a set that is not quite the answer (a pile
-    /// settling: a few rows must enter or leave) goes to Dantzig from the
-    /// warm set after one round, drives only rows violating by more than the
-    /// warm slack, and ends complementary to that slack.
+    /// settling: a few rows must enter or leave) ends, by block moves or by
+    /// Dantzig from the warm set, driving only rows violating by more than
+    /// the warm slack, complementary to that slack.
     #[test]
     fn a_large_warm_island_a_few_rows_off_ends_complementary_within_the_slack() {
         let (cols, layers) = (12, 10);

@@ -31,6 +31,8 @@
 //! [`crate::active_set::Tolerances`]) and the time 0.5 s (Box2D's). Off by
 //! default: the paper's scenes and the pinned runs never sleep.
 
+use std::borrow::Cow;
+
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
@@ -111,12 +113,13 @@ impl Asleep {
     }
 
     /// `active` with the sleeping rows marked too: the event search skips
-    /// active rows, and sleeping ones do not move.
-    pub fn watched(&self, active: &[bool]) -> Vec<bool> {
+    /// active rows, and sleeping ones do not move. `active` itself (no copy)
+    /// when nothing sleeps.
+    pub fn watched<'a>(&self, active: &'a [bool]) -> Cow<'a, [bool]> {
         if !self.any {
-            return active.to_vec();
+            return Cow::Borrowed(active);
         }
-        active.iter().zip(&self.rows).map(|(a, s)| *a || *s).collect()
+        Cow::Owned(active.iter().zip(&self.rows).map(|(a, s)| *a || *s).collect())
     }
 
     /// Puts back the flags [`Asleep::kept_flags`] kept.
@@ -158,8 +161,10 @@ impl Sleep {
     pub fn begin_step(&mut self, settings: &SleepSettings, model: &Model, state: &mut State) -> Asleep {
         let n = model.bodies.len();
         if self.still.len() != n {
-            // A new model (or the first step): everything awake.
-            self.wake_all_resized(n, state, model);
+            // A new model (or the first step): everything awake. Velocities
+            // kept from a model of another size belong to a state that is
+            // being replaced; they cannot be matched to its bodies.
+            *self = Sleep { still: vec![0.0; n], frozen: vec![None; n], gravity: None };
         }
         if !settings.enabled {
             if self.sleeping_bodies() > 0 {
@@ -231,17 +236,6 @@ impl Sleep {
             let slow = model.velocity(b, state).norm() < settings.speed;
             self.still[b] = if slow && !pulled { self.still[b] + h } else { 0.0 };
         }
-    }
-
-    fn wake_all_resized(&mut self, n: usize, state: &mut State, model: &Model) {
-        // Bodies kept from a model of another size cannot be matched: their
-        // velocities were zeroed in a state that is being replaced anyway.
-        if self.frozen.len() == n {
-            self.wake_all(state, model);
-        }
-        self.still = vec![0.0; n];
-        self.frozen = vec![None; n];
-        self.gravity = None;
     }
 }
 

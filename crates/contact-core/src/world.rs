@@ -271,7 +271,7 @@ impl World {
         asleep.restore_flags(&kept, &mut self.active_set.handled);
         self.sleep.end_step(&self.settings.sleep, &self.model, &self.state, h);
         self.steps += 1;
-        let max_violation = g.iter().zip(&problem.kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
+        let max_violation = max_violation(&g, &problem.kinds);
         let handled: Vec<bool> =
             (0..g.len()).map(|k| self.active_set.handled[k] || problem.kinds[k] == ConstraintKind::Equality).collect();
         let last = traces.last().and_then(|t| t.iterations.last());
@@ -321,7 +321,7 @@ impl World {
         self.steps += 1;
         let g = self.model.constraint_values(&self.state.q);
         let kinds: Vec<ConstraintKind> = self.model.constraints.iter().map(|c| c.kind).collect();
-        let max_violation = g.iter().zip(&kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max);
+        let max_violation = max_violation(&g, &kinds);
         let m = g.len();
         StepReport {
             status: StepStatus::Ok,
@@ -404,6 +404,11 @@ impl World {
         };
         StepStatus::Diverged { constraint, cause: format!("{what}; {why}") }
     }
+}
+
+/// `max(0, −g_k)` over inequalities and `|g_k|` over equalities.
+fn max_violation(g: &[f64], kinds: &[ConstraintKind]) -> f64 {
+    g.iter().zip(kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max)
 }
 
 /// `max_k |min(λ_k, J_k q̈ − d_k)|` over the active inequalities.

@@ -31,6 +31,11 @@ fn assert_same(a: &World, b: &World, what: &str) {
     assert_eq!(a.settings, b.settings, "{what}: settings");
 }
 
+/// A ball of the billiard corner's size and mass, at rest at `position`.
+fn billiard_ball(name: String, position: (f64, f64), damping: f64) -> BodySpec {
+    BodySpec::Ball { name, position, velocity: (0.0, 0.0), mass: 0.17, radius: 0.028, force: (0.0, 0.0), damping }
+}
+
 #[test]
 fn every_built_in_scene_saves_and_loads_back_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,19 +72,8 @@ fn edits_keep_the_model_valid_and_undo_and_redo() {
     let n0 = doc.file.bodies.len();
     // Add a ball in free space.
     let name = doc.fresh_name("ball");
-    let scene = edits
-        .apply(&mut doc, "edit", |d| {
-            d.file.bodies.push(BodySpec::Ball {
-                name: name.clone(),
-                position: (1.2, 0.8),
-                velocity: (0.0, 0.0),
-                mass: 0.17,
-                radius: 0.028,
-                force: (0.0, 0.0),
-                damping: 0.8,
-            })
-        })
-        .unwrap();
+    let scene =
+        edits.apply(&mut doc, "edit", |d| d.file.bodies.push(billiard_ball(name.clone(), (1.2, 0.8), 0.8))).unwrap();
     assert_eq!(scene.world.model.bodies.len(), n0 + 1);
     assert!(scene.world.model.body_index(&name).is_some());
     // Move it, then delete another body: its constraints go with it.
@@ -132,15 +126,7 @@ fn an_invalid_edit_is_refused_with_the_field_named_and_changes_nothing() {
             let name = d.fresh_name("ball");
             let Some(BodySpec::Ball { position, .. }) = d.body_mut("b2") else { panic!("b2 is a ball") };
             let at = *position;
-            d.file.bodies.push(BodySpec::Ball {
-                name,
-                position: (at.0 + 0.01, at.1),
-                velocity: (0.0, 0.0),
-                mass: 0.17,
-                radius: 0.028,
-                force: (0.0, 0.0),
-                damping: 0.0,
-            });
+            d.file.bodies.push(billiard_ball(name, (at.0 + 0.01, at.1), 0.0));
         })
         .unwrap_err();
     assert!(e.message.contains("overlap"), "{e}");

@@ -25,7 +25,7 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::lab::{InputClaims, Lab, PhysicsSet, Status, ViewTransform};
+use super::lab::{InputClaims, Lab, PhysicsSet, Status, ViewTransform, fresh_file_name};
 
 /// What a clip shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -344,7 +344,7 @@ fn finish(clip: &mut ClipRecorder) {
     if frames.is_empty() {
         return;
     }
-    let path = clip.path.clone().unwrap_or_else(fresh_name);
+    let path = clip.path.clone().unwrap_or_else(|| fresh_file_name("gif"));
     let done = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel();
     let (fps, counter, out) = (clip.fps, done.clone(), path.clone());
@@ -405,10 +405,4 @@ fn poll_encoding(
     if clip.scripted {
         exit.write(if ok { AppExit::Success } else { AppExit::error() });
     }
-}
-
-/// `contact-lab-<ms since 1970>.gif` in the current directory.
-fn fresh_name() -> PathBuf {
-    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
-    PathBuf::from(format!("contact-lab-{ms}.gif"))
 }

@@ -326,24 +326,17 @@ fn apply_actions(
             }
             EditAction::Toggle | EditAction::FromHere => {
                 let from_here = matches!(action, EditAction::FromHere);
-                let file = match &lab.scene.path {
-                    Some(p) => SceneDoc::load(p),
-                    None => ed.doc.clone().ok_or_else(|| "no scene file to edit".to_string()).map_err(|e| {
-                        contact_core::scene::SceneError {
-                            file: "edited scene".into(),
-                            line: None,
-                            column: None,
-                            field: None,
-                            message: e,
-                        }
-                    }),
-                };
-                let base = match (file, &ed.doc) {
-                    (Ok(doc), _) => doc,
-                    // A scene already edited (not saved) keeps its document.
-                    (Err(_), Some(doc)) => doc.clone(),
-                    (Err(e), None) => {
+                // The scene's file, else the document of a scene edited and not saved.
+                let loaded = lab.scene.path.as_deref().map(SceneDoc::load);
+                let base = match (loaded, &ed.doc) {
+                    (Some(Ok(doc)), _) => doc,
+                    (_, Some(doc)) => doc.clone(),
+                    (Some(Err(e)), None) => {
                         status.warn(now, format!("Cannot edit this scene: {e}"));
+                        continue;
+                    }
+                    (None, None) => {
+                        status.warn(now, "Cannot edit this scene: it has no file");
                         continue;
                     }
                 };
@@ -652,17 +645,7 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
     let (specs, name): (Vec<BodySpec>, String) = match tool {
         Tool::Ball => {
             let name = doc.fresh_name("ball");
-            let p = snap(ed, lab, w, r, None);
-            let spec = BodySpec::Ball {
-                name: name.clone(),
-                position: at(p),
-                velocity: (0.0, 0.0),
-                mass: m,
-                radius: r,
-                force: (0.0, 0.0),
-                damping: 0.0,
-            };
-            (vec![spec], name)
+            (vec![ball(&name, snap(ed, lab, w, r, None), m, r)], name)
         }
         Tool::Particle => {
             let name = doc.fresh_name("particle");
@@ -696,17 +679,9 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
             for row in 0..ed.rack_rows.max(1) {
                 for k in 0..=row {
                     let name = (1..).map(|i| format!("rack{i}")).find(|n| !names.contains(n)).expect("a name");
-                    names.push(name.clone());
                     let p = apex + DVec2::new(row as f64 * d * 3f64.sqrt() / 2.0, (k as f64 - row as f64 / 2.0) * d);
-                    specs.push(BodySpec::Ball {
-                        name,
-                        position: at(p),
-                        velocity: (0.0, 0.0),
-                        mass: m,
-                        radius: r,
-                        force: (0.0, 0.0),
-                        damping: 0.0,
-                    });
+                    specs.push(ball(&name, p, m, r));
+                    names.push(name);
                 }
             }
             let first = contact_core::scene::document::body_name(&specs[0]).to_string();
@@ -716,6 +691,19 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
     };
     if edit(ed, origin, install, |d| d.file.bodies.extend(specs)) {
         ed.selected = Some(name);
+    }
+}
+
+/// A ball at rest at `p`, no force, no damping.
+fn ball(name: &str, p: DVec2, mass: f64, radius: f64) -> BodySpec {
+    BodySpec::Ball {
+        name: name.to_string(),
+        position: (p.x, p.y),
+        velocity: (0.0, 0.0),
+        mass,
+        radius,
+        force: (0.0, 0.0),
+        damping: 0.0,
     }
 }
 

@@ -38,7 +38,7 @@ use bevy::prelude::*;
 pub use components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
-pub use format::num;
+pub use format::{fresh_file_name, num};
 pub use frame::{
     Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
     ViewTransform,

@@ -17,7 +17,7 @@ use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::lab::{Lab, OnScreen, PhysicsSet, Status, ViewTransform};
+use super::lab::{Lab, OnScreen, PhysicsSet, Status, ViewTransform, fresh_file_name};
 
 /// Screenshots asked for: `None` picks a fresh name in the current directory.
 #[derive(Resource, Clone, Debug, Default)]
@@ -139,7 +139,7 @@ fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotReque
     for req in requests.pending.drain(..) {
         let scripted = req.is_some() && script.requested && req == script.screenshot;
         let check = scripted && script.check_view;
-        let path = req.unwrap_or_else(fresh_name);
+        let path = req.unwrap_or_else(|| fresh_file_name("png"));
         let path = std::path::absolute(&path).unwrap_or(path);
         let mut save = save_to_disk(path.clone());
         commands.spawn(Screenshot::primary_window()).observe(
@@ -186,12 +186,6 @@ fn check_view(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen:
     let in_view = seen.iter().filter(|s| s.in_view).count();
     info!("view-check: {} bodies, {in_view} in view, {} failures", seen.len(), failures.len());
     failures.is_empty()
-}
-
-/// `contact-lab-YYYYmmdd-HHMMSS.png`-like name from the Unix time (no date crate needed).
-fn fresh_name() -> PathBuf {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
-    PathBuf::from(format!("contact-lab-{secs}.png"))
 }
 
 /// Writes `t`, `steps` and `name x y` per body to the `--dump-state` file: every

@@ -118,7 +118,7 @@ impl EditPanel<'_, '_, '_> {
             });
             return;
         };
-        let Some(spec) = doc.file.bodies.iter().find(|b| contact_core::scene::document::body_name(b) == name) else {
+        let Some(spec) = doc.body(&name) else {
             ed.selected = None;
             return;
         };
@@ -292,9 +292,7 @@ mod tests {
                 continue;
             }
             let next = with_field(&d, "cue", field.label, "0.25").unwrap();
-            let back = fields_of(
-                next.file.bodies.iter().find(|b| contact_core::scene::document::body_name(b) == "cue").unwrap(),
-            );
+            let back = fields_of(next.body("cue").unwrap());
             let v = back.iter().find(|f| f.label == field.label).unwrap();
             assert_eq!(v.value, "0.25", "{}", field.label);
         }

@@ -114,7 +114,8 @@ fn main() {
         }, args.reps);
         // Residuals of (A + εI) x = b for both (the solutions may differ along
         // the near null space of a hyperstatic pile's A; the residuals may not).
-        let x: Vec<f64> = (0..m).map(|i| llt.solve(&rhs)[(i, 0)]).collect();
+        let solved = llt.solve(&rhs);
+        let x: Vec<f64> = (0..m).map(|i| solved[(i, 0)]).collect();
         let xe_pos = env.solve(&env.order.iter().map(|&i| b[i]).collect::<Vec<_>>());
         let mut xe = vec![0.0; m];
         for (p, &i) in env.order.iter().enumerate() {

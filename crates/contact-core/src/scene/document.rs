@@ -197,6 +197,11 @@ impl SceneDoc {
         }
     }
 
+    /// The body `name` as written.
+    pub fn body(&self, name: &str) -> Option<&BodySpec> {
+        self.file.bodies.iter().find(|b| body_name(b) == name)
+    }
+
     /// The body `name`, to edit.
     pub fn body_mut(&mut self, name: &str) -> Option<&mut BodySpec> {
         self.file.bodies.iter_mut().find(|b| body_name(b) == name)
