@@ -128,6 +128,23 @@ Scene(
     view: (min: (-1, -0.4), max: (1.5, 1.2)),
 )
 RON
+# For the sessions below (each a `bash -c` under Xvfb): wait until the app
+# logs where the puck is on screen (failing if the app dies first), and read
+# the last such line (the view is fitted again as the panels settle).
+wait_for_puck() { # LOG APP_PID
+  for i in $(seq 1 300); do
+    grep -q "layout: puck at window" "$1" && return 0
+    kill -0 "$2" 2>/dev/null || { echo "the app died"; return 1; }
+    sleep 0.2
+  done
+  echo "no layout line"
+  return 1
+}
+puck_on_screen() { # LOG -> "x y" in window pixels
+  sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$1" | tail -1
+}
+export -f wait_for_puck puck_on_screen
+
 LOG="$OUT/drag.log"
 DUMP="$OUT/drag-state.txt"
 xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
@@ -136,16 +153,10 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
   app=$!
   trap "kill $app 2>/dev/null || true" EXIT
   # Wait for the window and the fitted view.
-  for i in $(seq 1 300); do
-    grep -q "layout: puck at window" "$3" && break
-    kill -0 $app 2>/dev/null || { echo "the app died"; exit 1; }
-    sleep 0.2
-  done
-  grep -q "layout: puck at window" "$3" || { echo "no layout line"; exit 1; }
-  # The view is fitted again while the panels settle: the last layout line counts.
+  wait_for_puck "$3" $app
   wid=$(xdotool search --sync --name "contact-lab" | head -1)
   sleep 1.5
-  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$3" | tail -1)
+  read -r x y < <(puck_on_screen "$3")
   xdotool mousemove --window "$wid" "$x" "$y"; sleep 0.5
   xdotool mousedown 1; sleep 0.3
   # 160 px right and 120 px up, in steps, holding the spring there a moment.
@@ -189,18 +200,14 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
   "$0" "$1" --size 1600x900 >"$2" 2>&1 &
   app=$!
   trap "kill $app 2>/dev/null || true" EXIT
-  for i in $(seq 1 300); do
-    grep -q "layout: puck at window" "$2" && break
-    kill -0 $app 2>/dev/null || { echo "the app died"; exit 1; }
-    sleep 0.2
-  done
+  wait_for_puck "$2" $app
   wid=$(xdotool search --sync --name "contact-lab" | head -1)
   sleep 1.5
-  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$2" | tail -1)
+  read -r x y < <(puck_on_screen "$2")
   xdotool windowfocus --sync "$wid"
   xdotool key e; sleep 2
   # Edit mode lays the panels out anew and fits the view again: where the puck is now.
-  read -r x y < <(sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$2" | tail -1)
+  read -r x y < <(puck_on_screen "$2")
   xdotool key b; sleep 0.5
   xdotool mousemove --window "$wid" $((x + 200)) $((y - 100)); sleep 0.3
   xdotool click 1; sleep 1
