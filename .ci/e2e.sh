@@ -143,11 +143,13 @@ wait_for_puck() { # LOG APP_PID
 puck_on_screen() { # LOG -> "x y" in window pixels
   sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$1" | tail -1
 }
-export -f wait_for_puck puck_on_screen
+# xvfb-run is a /bin/sh script, which drops exported functions: the sessions
+# get the definitions as text at the head of their script.
+PUCK_HELPERS="$(declare -f wait_for_puck puck_on_screen)"
 
 LOG="$OUT/drag.log"
 DUMP="$OUT/drag-state.txt"
-xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
+xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   set -euo pipefail
   "$0" "$1" --size 1600x900 --dump-state "$2" >"$3" 2>&1 &
   app=$!
@@ -195,7 +197,7 @@ say "edit mode: adding a ball with the mouse and saving"
 EDITED="$OUT/puck-edited.ron"
 rm -f "$EDITED"
 LOG="$OUT/edit.log"
-xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
+xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   set -euo pipefail
   "$0" "$1" --size 1600x900 >"$2" 2>&1 &
   app=$!
