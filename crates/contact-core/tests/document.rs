@@ -62,6 +62,32 @@ fn a_saved_scene_is_readable_one_line_per_body() {
     let ball_lines = text.lines().filter(|l| l.trim_start().starts_with("Ball(")).count();
     assert_eq!(ball_lines, 11, "{text}");
     assert!(text.contains("name: \"cue\""), "{text}");
+    // No type names but the file's own, no field at its default.
+    for noise in ["WallSpec(", "SolverSpec(", "PlotSpec(", "force: (0.0, 0.0)", "velocity: (0.0, 0.0)", "algorithm:"] {
+        assert!(!text.contains(noise), "`{noise}` in\n{text}");
+    }
+    // The generated parts say what they make.
+    assert!(text.contains("// Each wall holds every ball"), "{text}");
+    assert!(text.contains("// A contact for every pair of balls"), "{text}");
+}
+
+#[test]
+fn a_saved_scene_keeps_its_comments_and_a_negative_zero() {
+    let path = scenes_dir().join("billiard-corner.ron");
+    let mut doc = SceneDoc::load(&path).unwrap();
+    // The file's header and the comment above the rack come with it.
+    assert!(doc.header[0].starts_with("The billiard of section 5"), "{:?}", doc.header);
+    assert!(doc.notes.iter().any(|(b, n)| b == "b1" && n.starts_with("The rack")), "{:?}", doc.notes);
+    doc.notes.push(("cue".into(), "Aimed by hand.".into()));
+    // A velocity of −0 is not the default 0: it is written, and comes back.
+    if let BodySpec::Ball { velocity, .. } = doc.body_mut("b2").unwrap() {
+        *velocity = (-0.0, 0.0);
+    }
+    let back = SceneDoc::parse(&doc.to_ron(), "saved").unwrap();
+    assert_eq!(back, doc);
+    let BodySpec::Ball { velocity, .. } = back.body("b2").unwrap() else { panic!() };
+    assert!(velocity.0.is_sign_negative());
+    assert_eq!(back.to_ron(), doc.to_ron());
 }
 
 #[test]

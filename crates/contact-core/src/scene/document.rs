@@ -22,12 +22,15 @@ use super::{Overrides, Scene, SceneError, parse, read};
 use crate::constraint::Geometry;
 use crate::world::World;
 
-/// A scene file as written, with where it came from.
+/// A scene file as written, with the comments a person reads in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneDoc {
     pub file: SceneFile,
     /// A line or two written at the top of the saved file (`// …`).
     pub header: Vec<String>,
+    /// Comments written above a body's line (the editor's rack, a pile's
+    /// balls written out), by body name. A loaded file keeps them.
+    pub notes: Vec<(String, String)>,
 }
 
 impl SceneDoc {
@@ -37,26 +40,69 @@ impl SceneDoc {
         SceneDoc::parse(&text, &origin)
     }
 
-    /// Parses and checks a scene's text; `origin` names it in errors.
+    /// Parses and checks a scene's text; `origin` names it in errors. The
+    /// comments above `Scene(` become the header, those above a body's line
+    /// its note.
     pub fn parse(text: &str, origin: &str) -> Result<SceneDoc, SceneError> {
         parse(text, origin, &Overrides::default())?;
         let (file, _) = super::from_ron::<SceneFile>(text, origin)?;
-        Ok(SceneDoc { file, header: Vec::new() })
+        let (header, notes) = comments(text, &file);
+        Ok(SceneDoc { file, header, notes })
     }
 
-    /// The document as a RON scene file: the header as comments, one line per
-    /// body, constraint, wall and plot.
+    /// The document as a RON scene file a person reads: the header as
+    /// comments, one line per body, constraint, wall and plot, fields at
+    /// their defaults left out, and a comment on each generated part.
     pub fn to_ron(&self) -> String {
         let config = ron::ser::PrettyConfig::new()
-            .struct_names(true)
+            .struct_names(false)
             .depth_limit(2)
             .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
-        let body = ron::ser::to_string_pretty(&self.file, config).expect("a scene file always serializes");
+        let text = ron::ser::to_string_pretty(&self.file, config).expect("a scene file always serializes");
         let mut out = String::new();
         for line in &self.header {
             out += &format!("// {line}\n");
         }
-        out + &body + "\n"
+        // Optional values are read bare by default: no `#![enable(…)]` line.
+        let mut lines = text.lines().filter(|l| !l.starts_with("#!["));
+        if let Some(first) = lines.next() {
+            out += &format!("Scene{first}\n");
+        }
+        for line in lines {
+            let depth = line.len() - line.trim_start().len();
+            let pad = " ".repeat(depth);
+            for note in self.annotation(line.trim_start()) {
+                out += &format!("{pad}// {note}\n");
+            }
+            out += line;
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The comments written above `line` of the saved file.
+    fn annotation(&self, line: &str) -> Vec<String> {
+        let f = &self.file;
+        let field = |name: &str| line.starts_with(&format!("{name}:"));
+        if field("walls") {
+            return vec!["Each wall holds every ball: one half-plane constraint per wall and ball, named WALL:BALL.".into()];
+        }
+        if field("ball_pairs") {
+            return vec!["A contact for every pair of balls, named A-B.".into()];
+        }
+        if field("ball_pile") {
+            let p = f.ball_pile.as_ref().map_or(0, |p| p.count);
+            return vec![format!("A generated heap of {p} balls (`contact-lab run --balls N` changes the count).")];
+        }
+        if field("start_tolerance") {
+            return vec!["How far the start may violate a constraint: the run's penetrations at that instant.".into()];
+        }
+        let is_body = ["Particle(", "Ball(", "Bead(", "Anchor(", "FixedBall("].iter().any(|k| line.starts_with(k));
+        self.notes
+            .iter()
+            .filter(|(body, _)| is_body && line.contains(&format!("(name: \"{body}\"")))
+            .map(|(_, note)| note.clone())
+            .collect()
     }
 
     /// Checks the document as the file it would be (named `origin` in errors)
@@ -84,12 +130,18 @@ impl SceneDoc {
     /// and ropes at their model lengths. Bodies are matched by name.
     pub fn from_world(&self, world: &World) -> SceneDoc {
         let mut file = self.file.clone();
+        let mut notes = self.notes.clone();
         let model = &world.model;
         let (q, qd) = (&world.state.q, &world.state.qd);
         // The pile's balls become bodies of their own (the pile block goes).
         if let Some(pile) = file.ball_pile.take() {
             let explicit: Vec<String> = file.bodies.iter().map(body_name).map(str::to_string).collect();
-            for b in model.bodies.iter().filter(|b| !explicit.contains(&b.name)) {
+            let generated: Vec<_> = model.bodies.iter().filter(|b| !explicit.contains(&b.name)).collect();
+            if let Some(b) = generated.first() {
+                let note = format!("The {} balls of the pile ({}), written out one by one.", generated.len(), pile.prefix);
+                notes.push((b.name.clone(), note));
+            }
+            for b in generated {
                 file.bodies.push(BodySpec::Ball {
                     name: b.name.clone(),
                     position: (0.0, 0.0),
@@ -131,13 +183,8 @@ impl SceneDoc {
         if worst > file.solver.units.length(1e-9) {
             file.solver.start_tolerance = Some(2.0 * worst);
         }
-        let header = vec![format!(
-            "{}, from t = {:.6} s of the run{}.",
-            self.file.name,
-            world.state.t,
-            if self.file.ball_pile.is_some() { ": the pile's balls are written out one by one" } else { "" }
-        )];
-        SceneDoc { file, header }
+        let header = vec![format!("{}, from t = {:.6} s of the run.", self.file.name, world.state.t)];
+        SceneDoc { file, header, notes }
     }
 
     /// The name of every body, in order.
@@ -157,6 +204,7 @@ impl SceneDoc {
         let before = self.file.bodies.len();
         self.file.bodies.retain(|b| body_name(b) != name);
         self.file.constraints.retain(|c| !constraint_bodies(c).contains(&name));
+        self.notes.retain(|(body, _)| body != name);
         self.file.bodies.len() < before
     }
 
@@ -170,6 +218,11 @@ impl SceneDoc {
                 | BodySpec::Bead { name, .. }
                 | BodySpec::Anchor { name, .. }
                 | BodySpec::FixedBall { name, .. } => *name = new.to_string(),
+            }
+        }
+        for (body, _) in &mut self.notes {
+            if body == old {
+                *body = new.to_string();
             }
         }
         for plot in &mut self.file.plots {
@@ -206,6 +259,35 @@ impl SceneDoc {
     pub fn body_mut(&mut self, name: &str) -> Option<&mut BodySpec> {
         self.file.bodies.iter_mut().find(|b| body_name(b) == name)
     }
+}
+
+/// The comments of a scene's text: those above its first line of RON (the
+/// header), and those above a body's line (that body's notes). Others are
+/// the generated parts' and are written anew.
+fn comments(text: &str, file: &SceneFile) -> (Vec<String>, Vec<(String, String)>) {
+    let names: Vec<&str> = file.bodies.iter().map(body_name).collect();
+    let (mut header, mut notes, mut pending) = (Vec::new(), Vec::new(), Vec::new());
+    let mut first = true;
+    for line in text.lines().map(str::trim) {
+        if let Some(c) = line.strip_prefix("//") {
+            pending.push(c.strip_prefix(' ').unwrap_or(c).to_string());
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if first {
+            header = std::mem::take(&mut pending);
+            first = false;
+            continue;
+        }
+        let body = names.iter().find(|n| line.contains(&format!("(name: \"{n}\"")));
+        match body {
+            Some(n) => notes.extend(pending.drain(..).map(|c| (n.to_string(), c))),
+            None => pending.clear(),
+        }
+    }
+    (header, notes)
 }
 
 /// The deepest violation of any constraint, or overlap of two round bodies

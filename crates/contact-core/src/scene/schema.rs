@@ -21,7 +21,7 @@ pub struct SceneFile {
     /// Shown in the app's title and the CLI summary.
     pub name: String,
     /// A paragraph saying what to look at.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Uniform gravity in m/s², e.g. `(0, -9.81)`. Default `(0, 0)`.
     #[serde(default)]
@@ -30,15 +30,15 @@ pub struct SceneFile {
     #[serde(default)]
     pub bodies: Vec<BodySpec>,
     /// Constraints written one by one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintSpec>,
     /// Walls that every ball must stay on the allowed side of: one half-plane
     /// constraint per wall and per ball, named `WALL:BALL`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub walls: Vec<WallSpec>,
     /// Generate a contact for every pair of balls (fixed balls included, but not
     /// two fixed ones), named `A-B`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub ball_pairs: bool,
     /// Restitution of the generated ball–ball contacts (default: the solver's).
     #[serde(default)]
@@ -49,25 +49,43 @@ pub struct SceneFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ball_pile: Option<BallPileSpec>,
     /// Solver settings; every field has a default.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "SolverSpec::is_default")]
     pub solver: SolverSpec,
     /// The rectangle the app shows first (default: around the bodies).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub view: Option<ViewSpec>,
     /// Plots the app opens with.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<PlotSpec>,
     /// Simulated seconds for `contact-lab run` when `--duration` is not given.
-    #[serde(default = "default_duration")]
+    #[serde(default = "default_duration", skip_serializing_if = "is_default_duration")]
     pub duration: f64,
     /// The app opens with the cue tool armed (a drag back from a ball shoots it).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub cue: bool,
 }
 
 fn default_duration() -> f64 {
     5.0
+}
+
+// What a saved file leaves out: a field at its default (exactly: `-0.0` is
+// written, so the start loads back bit for bit).
+fn is_default_duration(v: &f64) -> bool {
+    v.to_bits() == default_duration().to_bits()
+}
+
+fn is_zero(v: &f64) -> bool {
+    v.to_bits() == 0
+}
+
+fn is_zero2(v: &Vec2) -> bool {
+    is_zero(&v.0) && is_zero(&v.1)
+}
+
+fn is_false(v: &bool) -> bool {
+    !v
 }
 
 /// A body. Balls take part in the generated contacts (`walls`, `ball_pairs`);
@@ -79,30 +97,30 @@ pub enum BodySpec {
     Particle {
         name: String,
         position: Vec2,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero2")]
         velocity: Vec2,
         mass: f64,
         /// Default 0.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         radius: f64,
         /// Constant force in N.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero2")]
         force: Vec2,
         /// Linear damping rate γ in 1/s: force `−m γ v`.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         damping: f64,
     },
     /// A round body moving freely in the plane; coordinates `x`, `y`.
     Ball {
         name: String,
         position: Vec2,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero2")]
         velocity: Vec2,
         mass: f64,
         radius: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero2")]
         force: Vec2,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         damping: f64,
     },
     /// A bead threaded on a curve; one coordinate `u` (the curve's parameter).
@@ -110,14 +128,14 @@ pub enum BodySpec {
         name: String,
         curve: Curve,
         u: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         u_dot: f64,
         mass: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         radius: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero2")]
         force: Vec2,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         damping: f64,
     },
     /// A fixed point (to hang strings and rods from); no coordinates.
@@ -138,7 +156,7 @@ pub enum ConstraintSpec {
         name: String,
         body: String,
         normal: Vec2,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         offset: f64,
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,7 +232,7 @@ impl ConstraintSpec {
 pub struct WallSpec {
     pub name: String,
     pub normal: Vec2,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub offset: f64,
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -251,8 +269,9 @@ fn default_prefix() -> String {
     "ball".into()
 }
 
-/// Solver settings. Defaults are those of [`Settings::default`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Solver settings. Defaults are those of [`Settings::default`]; a saved
+/// file writes only the fields that differ.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverSpec {
     /// `Platt`, `PlattImproved`, `Right` or `Exact`.
@@ -295,6 +314,47 @@ pub struct SolverSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "some_f64")]
     pub start_tolerance: Option<f64>,
+}
+
+impl SolverSpec {
+    pub fn is_default(&self) -> bool {
+        *self == SolverSpec::default()
+    }
+}
+
+impl Serialize for SolverSpec {
+    /// The fields that differ from [`SolverSpec::default`], in the order above.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let d = SolverSpec::default();
+        let mut out = s.serialize_struct("SolverSpec", 14)?;
+        macro_rules! fields {
+            ($($f:ident),*) => {$(
+                if self.$f != d.$f {
+                    out.serialize_field(stringify!($f), &self.$f)?;
+                } else {
+                    out.skip_field(stringify!($f))?;
+                }
+            )*};
+        }
+        fields!(
+            algorithm,
+            dt,
+            tau,
+            integrator,
+            units,
+            active_tolerance,
+            tendency_tolerance,
+            events,
+            restitution,
+            impulses,
+            max_events_per_step,
+            min_impact_speed,
+            sleep,
+            start_tolerance
+        );
+        out.end()
+    }
 }
 
 /// The `sleep` field of the `solver` block ([`crate::sleep`]).
