@@ -31,7 +31,7 @@ pub mod schema;
 mod spans;
 pub mod tour;
 
-pub use document::{Edits, SceneDoc};
+pub use document::{Edits, Item, SceneDoc};
 
 use std::fmt;
 use std::path::Path;

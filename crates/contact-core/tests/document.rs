@@ -176,3 +176,34 @@ fn edit_from_here_starts_a_scene_at_the_state_of_a_run() {
         assert!(doc.to_ron().starts_with("// "), "a header says where it comes from");
     }
 }
+
+/// Any one body, wall or constraint of a built-in scene deleted leaves a
+/// scene that loads: a body's constraints go with it, and so do the plots'
+/// series that named what went (a plot left empty goes too).
+#[test]
+fn deleting_any_item_of_a_built_in_scene_leaves_a_scene_that_loads() {
+    use contact_core::scene::Item;
+    use contact_core::scene::document::constraint_name;
+    let mut deleted = 0;
+    for path in built_in() {
+        let doc = SceneDoc::load(&path).unwrap();
+        let items: Vec<Item> = doc
+            .body_names()
+            .into_iter()
+            .map(Item::Body)
+            .chain(doc.file.walls.iter().map(|w| Item::Wall(w.name.clone())))
+            .chain(doc.file.constraints.iter().map(|c| Item::Constraint(constraint_name(c))))
+            .collect();
+        for item in items {
+            let mut next = doc.clone();
+            assert!(next.remove(&item), "{item:?}");
+            // A scene with no body left is refused as a file would be.
+            if next.file.bodies.is_empty() && next.file.ball_pile.is_none() {
+                continue;
+            }
+            next.check("deleted").unwrap_or_else(|e| panic!("{}: {item:?}: {e}", path.display()));
+            deleted += 1;
+        }
+    }
+    assert!(deleted > 40, "{deleted}");
+}

@@ -11,18 +11,19 @@
 //!
 //! | tool      | gesture                                        | adds                         |
 //! |-----------|------------------------------------------------|------------------------------|
-//! | select    | press on a body, drag, release                 | moves it (snapped if asked)  |
+//! | select    | press on a body or a wall, drag, release; click a rod, a rope or a contact | moves the body (snapped if asked), the wall along its normal; selects the item |
 //! | ball, particle, anchor, fixed ball | click                 | the body at the pointer      |
 //! | wall      | drag a line                                    | a wall against every ball, normal to the left of the line |
 //! | rod, rope | drag from a body to another                    | the link, its length the distance now |
+//! | contact   | drag from a body to another                    | a contact between the two (they may touch, never overlap) |
 //! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
 //! | rack      | click                                          | a triangle of balls, apex at the pointer, opening to the right |
 //! | bead      | drag from where the bead starts                | a bead on a segment to the release, or on a circle, parabola or cycloid around it |
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
-//! fixed ball, `W` wall, `D` rod, `O` rope, `G` force, `N` rack, `U` bead; `Ctrl+S`
-//! saves to the panel's path. `Delete` removes the selected body and its
-//! constraints, `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
+//! fixed ball, `W` wall, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead; `Ctrl+S`
+//! saves to the panel's path. `Delete` removes the selected item (a body with
+//! its constraints), `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
 
 use std::path::PathBuf;
@@ -31,7 +32,7 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use contact_core::Curve;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
-use contact_core::scene::{Edits, SceneDoc};
+use contact_core::scene::{Edits, Item, SceneDoc};
 
 use super::lab::gizmo::{arrow, dashed, f};
 use super::lab::{
@@ -54,6 +55,7 @@ pub enum Tool {
     Wall,
     Rod,
     Rope,
+    Contact,
     Force,
     Rack,
     Bead,
@@ -115,7 +117,7 @@ pub fn bead_curve(kind: BeadCurve, at: DVec2, to: DVec2) -> (Curve, f64) {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 11] = [
+    pub const ALL: [Tool; 12] = [
         Tool::Select,
         Tool::Ball,
         Tool::Particle,
@@ -124,6 +126,7 @@ impl Tool {
         Tool::Wall,
         Tool::Rod,
         Tool::Rope,
+        Tool::Contact,
         Tool::Force,
         Tool::Rack,
         Tool::Bead,
@@ -139,6 +142,7 @@ impl Tool {
             Tool::Wall => "wall",
             Tool::Rod => "rod",
             Tool::Rope => "rope",
+            Tool::Contact => "contact",
             Tool::Force => "force",
             Tool::Rack => "rack of balls",
             Tool::Bead => "bead",
@@ -147,10 +151,11 @@ impl Tool {
 
     pub fn hint(self) -> &'static str {
         match self {
-            Tool::Select => "press on a body and drag it; Delete removes it",
+            Tool::Select => "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected",
             Tool::Ball | Tool::Particle | Tool::Anchor | Tool::FixedBall => "click where it goes",
             Tool::Wall => "drag a line: the wall's normal points to the left of it",
             Tool::Rod | Tool::Rope => "drag from one body to another",
+            Tool::Contact => "drag from one body to another: they may touch, never overlap",
             Tool::Force => "drag from a body: 10 N per metre of arrow",
             Tool::Rack => "click: the apex of a triangle of balls opening to the right",
             Tool::Bead => {
@@ -164,6 +169,8 @@ impl Tool {
 #[derive(Clone, Debug, PartialEq)]
 enum Gesture {
     Move { body: String, grab: DVec2, to: DVec2 },
+    /// A wall (or a half-plane) dragged along its normal.
+    Slide { item: Item, from: DVec2, to: DVec2 },
     Line { from: DVec2, to: DVec2 },
     Link { from: String, to: DVec2 },
     Arrow { body: String, to: DVec2 },
@@ -199,7 +206,7 @@ pub struct Editor {
     pub doc: Option<SceneDoc>,
     pub edits: Edits,
     pub tool: Tool,
-    pub selected: Option<String>,
+    pub selected: Option<Item>,
     /// The last refusal, shown in the panel until the next edit.
     pub error: Option<String>,
     pub snap_grid: bool,
@@ -283,7 +290,7 @@ fn keyboard(
 }
 
 /// Keys that pick a tool in edit mode.
-const TOOL_KEYS: [(KeyCode, Tool); 11] = [
+const TOOL_KEYS: [(KeyCode, Tool); 12] = [
     (KeyCode::KeyS, Tool::Select),
     (KeyCode::KeyB, Tool::Ball),
     (KeyCode::KeyP, Tool::Particle),
@@ -292,6 +299,7 @@ const TOOL_KEYS: [(KeyCode, Tool); 11] = [
     (KeyCode::KeyW, Tool::Wall),
     (KeyCode::KeyD, Tool::Rod),
     (KeyCode::KeyO, Tool::Rope),
+    (KeyCode::KeyI, Tool::Contact),
     (KeyCode::KeyG, Tool::Force),
     (KeyCode::KeyN, Tool::Rack),
     (KeyCode::KeyU, Tool::Bead),
@@ -342,11 +350,12 @@ fn apply_actions(
                 };
                 let doc = if from_here { base.from_world(&lab.world) } else { ed.doc.take().unwrap_or(base) };
                 virt.pause();
-                ed.on = true;
-                ed.error = None;
-                ed.gesture = None;
                 match doc.check(&origin) {
                     Ok(scene) => {
+                        ed.on = true;
+                        ed.error = None;
+                        ed.gesture = None;
+                        ed.selected = None;
                         install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
                         if ed.save_path.is_empty() {
                             ed.save_path = default_save_path(&lab);
@@ -374,13 +383,20 @@ fn apply_actions(
                 }
             }
             EditAction::DeleteSelected => {
-                let Some(name) = ed.selected.clone() else { continue };
+                let Some(item) = ed.selected.clone() else { continue };
                 let done = edit(ed, &origin, &mut install, |d| {
-                    d.remove_body(&name);
+                    d.remove(&item);
                 });
                 if done {
                     ed.selected = None;
-                    status.say(now, format!("{name} deleted, with its constraints"));
+                    let what = match &item {
+                        Item::Body(n) => format!("{n} deleted, with its constraints"),
+                        Item::Wall(n) => format!("wall {n} deleted"),
+                        Item::Constraint(n) => format!("{n} deleted"),
+                    };
+                    status.say(now, what);
+                } else if let Some(e) = &ed.error {
+                    status.warn(now, format!("Refused: {e}"));
                 }
             }
             EditAction::Replace(next) => {
@@ -469,6 +485,46 @@ fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
         .map(|(b, _)| m.bodies[b].name.clone())
 }
 
+/// The line `n·p = offset` of a wall or a half-plane, as a point on it and
+/// its unit normal; `None` for a zero normal.
+fn wall_line(normal: (f64, f64), offset: f64) -> Option<(DVec2, DVec2)> {
+    let n = DVec2::new(normal.0, normal.1);
+    let len = n.length();
+    (len > 0.0).then(|| (n * offset / (len * len), n / len))
+}
+
+/// The two bodies' centres of a rod, a rope or a contact, as the world has them.
+fn link_ends(lab: &Lab, c: &ConstraintSpec) -> Option<(DVec2, DVec2)> {
+    match c {
+        ConstraintSpec::Rod { a, b, .. } | ConstraintSpec::Rope { a, b, .. } | ConstraintSpec::Contact { a, b, .. } => {
+            Some((body_at(lab, a)?.0, body_at(lab, b)?.0))
+        }
+        ConstraintSpec::HalfPlane { .. } | ConstraintSpec::BeadBound { .. } => None,
+    }
+}
+
+/// The wall or written constraint under `w` (within `slack` of its line or
+/// segment), nearest first. A bead's end stop is picked from the panel's list.
+fn item_under(lab: &Lab, doc: &SceneDoc, w: DVec2, slack: f64) -> Option<Item> {
+    let to_line = |(p, n): (DVec2, DVec2)| (w - p).dot(n).abs();
+    let to_segment = |(a, b): (DVec2, DVec2)| {
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 { ((w - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+        (w - (a + ab * t)).length()
+    };
+    let walls = doc.file.walls.iter().filter_map(|wall| {
+        wall_line(wall.normal, wall.offset).map(|l| (to_line(l), Item::Wall(wall.name.clone())))
+    });
+    let constraints = doc.file.constraints.iter().filter_map(|c| {
+        let name = Item::Constraint(contact_core::scene::document::constraint_name(c));
+        match c {
+            ConstraintSpec::HalfPlane { normal, offset, .. } => wall_line(*normal, *offset).map(|l| (to_line(l), name)),
+            _ => link_ends(lab, c).map(|ends| (to_segment(ends), name)),
+        }
+    });
+    walls.chain(constraints).filter(|(d, _)| *d <= slack).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, item)| item)
+}
+
 /// `p` snapped to the grid, then, for a ball of radius `r`, to touch the
 /// nearest other round body if it is within half a radius of touching.
 fn snap(ed: &Editor, lab: &Lab, p: DVec2, r: f64, except: Option<&str>) -> DVec2 {
@@ -528,18 +584,23 @@ fn gestures(
         ed.gesture = match (ed.tool, under) {
             (Tool::Select, Some(body)) => {
                 let (p, _) = body_at(&lab, &body).expect("a body under the pointer");
-                ed.selected = Some(body.clone());
+                ed.selected = Some(Item::Body(body.clone()));
                 Some(Gesture::Move { body, grab: w - p, to: p })
             }
             (Tool::Select, None) => {
-                ed.selected = None;
-                None
+                ed.selected = item_under(&lab, ed.doc.as_ref().expect("on"), w, slack);
+                match &ed.selected {
+                    Some(item) if plane(ed.doc.as_ref().expect("on"), item).is_some() => {
+                        Some(Gesture::Slide { item: item.clone(), from: w, to: w })
+                    }
+                    _ => None,
+                }
             }
             (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
             (Tool::Bead, _) => Some(Gesture::Bead { from: w, to: w }),
-            (Tool::Rod | Tool::Rope, Some(body)) => Some(Gesture::Link { from: body, to: w }),
+            (Tool::Rod | Tool::Rope | Tool::Contact, Some(body)) => Some(Gesture::Link { from: body, to: w }),
             (Tool::Force, Some(body)) => Some(Gesture::Arrow { body, to: w }),
-            (Tool::Rod | Tool::Rope | Tool::Force, None) => {
+            (Tool::Rod | Tool::Rope | Tool::Contact | Tool::Force, None) => {
                 status.say(now, format!("{}: start on a body", ed.tool.label()));
                 None
             }
@@ -560,7 +621,11 @@ fn gestures(
             *to = target;
         }
     } else if let Some(
-        Gesture::Line { to, .. } | Gesture::Link { to, .. } | Gesture::Arrow { to, .. } | Gesture::Bead { to, .. },
+        Gesture::Line { to, .. }
+        | Gesture::Link { to, .. }
+        | Gesture::Arrow { to, .. }
+        | Gesture::Bead { to, .. }
+        | Gesture::Slide { to, .. },
     ) = &mut ed.gesture
     {
         *to = w;
@@ -572,6 +637,20 @@ fn gestures(
     let origin = origin(&lab);
     let done = match g {
         Gesture::Move { body, to, .. } => edit(ed, &origin, &mut install, |d| set_position(d, &body, to)),
+        Gesture::Slide { item, from, to } => {
+            let Some((normal, offset)) = plane(ed.doc.as_ref().expect("on"), &item) else { return };
+            let n = DVec2::new(normal.0, normal.1);
+            // A click selects; a drag moves the line by the drag's normal part.
+            if (to - from).length() < slack {
+                return;
+            }
+            let mut shift = n.dot(to - from);
+            if ed.snap_grid && ed.grid > 0.0 {
+                let unit = n.length() * ed.grid;
+                shift = ((offset + shift) / unit).round() * unit - offset;
+            }
+            edit(ed, &origin, &mut install, |d| set_offset(d, &item, offset + shift))
+        }
         Gesture::Line { from, to } => {
             let along = to - from;
             if along.length() < slack {
@@ -579,25 +658,50 @@ fn gestures(
                 return;
             }
             let n = along.perp().normalize();
-            let name = fresh_wall(ed.doc.as_ref().expect("on"));
-            edit(ed, &origin, &mut install, |d| {
-                d.file.walls.push(WallSpec { name, normal: (n.x, n.y), offset: n.dot(from), restitution: None })
-            })
+            let doc = ed.doc.as_ref().expect("on");
+            let name = (1..)
+                .map(|i| format!("wall{i}"))
+                .find(|n| doc.wall(n).is_none() && doc.constraint(n).is_none())
+                .expect("a free name");
+            let done = edit(ed, &origin, &mut install, |d| {
+                d.file.walls.push(WallSpec {
+                    name: name.clone(),
+                    normal: (n.x, n.y),
+                    offset: n.dot(from),
+                    restitution: None,
+                })
+            });
+            if done {
+                ed.selected = Some(Item::Wall(name));
+            }
+            done
         }
         Gesture::Link { from, to } => {
             let Some(other) = body_under(&lab, to, slack).filter(|b| *b != from) else {
                 status.say(now, format!("{}: release on another body", ed.tool.label()));
                 return;
             };
-            let name = fresh_constraint(ed.doc.as_ref().expect("on"), &from, &other);
-            let rope = ed.tool == Tool::Rope;
-            edit(ed, &origin, &mut install, |d| {
-                d.file.constraints.push(if rope {
-                    ConstraintSpec::Rope { name, a: from, b: other, length: None, restitution: None }
-                } else {
-                    ConstraintSpec::Rod { name, a: from, b: other, length: None }
-                })
-            })
+            let doc = ed.doc.as_ref().expect("on");
+            let (a, b) = (from, other);
+            let (name, spec) = match ed.tool {
+                Tool::Rope => {
+                    let name = doc.fresh_constraint_name(&format!("{a}~{b}"));
+                    (name.clone(), ConstraintSpec::Rope { name, a, b, length: None, restitution: None })
+                }
+                Tool::Contact => {
+                    let name = doc.fresh_constraint_name(&format!("{a}-{b}"));
+                    (name.clone(), ConstraintSpec::Contact { name: Some(name), a, b, restitution: None })
+                }
+                _ => {
+                    let name = doc.fresh_constraint_name(&format!("{a}~{b}"));
+                    (name.clone(), ConstraintSpec::Rod { name, a, b, length: None })
+                }
+            };
+            let done = edit(ed, &origin, &mut install, |d| d.file.constraints.push(spec));
+            if done {
+                ed.selected = Some(Item::Constraint(name));
+            }
+            done
         }
         Gesture::Arrow { body, to } => {
             let Some((p, _)) = body_at(&lab, &body) else { return };
@@ -625,7 +729,7 @@ fn gestures(
             };
             let done = edit(ed, &origin, &mut install, |d| d.file.bodies.push(spec));
             if done {
-                ed.selected = Some(name);
+                ed.selected = Some(Item::Body(name));
             }
             done
         }
@@ -642,6 +746,7 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
     let doc = ed.doc.as_ref().expect("on");
     let (r, m) = (ed.radius, ed.mass);
     let at = |p: DVec2| (p.x, p.y);
+    let mut note = None;
     let (specs, name): (Vec<BodySpec>, String) = match tool {
         Tool::Ball => {
             let name = doc.fresh_name("ball");
@@ -685,12 +790,23 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
                 }
             }
             let first = contact_core::scene::document::body_name(&specs[0]).to_string();
+            let rows = ed.rack_rows.max(1);
+            note = Some(format!(
+                "A rack of {} balls in {rows} rows, made in the editor: apex at ({:.4}, {:.4}), opening to +x.",
+                specs.len(),
+                apex.x,
+                apex.y
+            ));
             (specs, first)
         }
-        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Force | Tool::Bead => return,
+        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Contact | Tool::Force | Tool::Bead => return,
     };
-    if edit(ed, origin, install, |d| d.file.bodies.extend(specs)) {
-        ed.selected = Some(name);
+    let first = name.clone();
+    if edit(ed, origin, install, |d| {
+        d.file.bodies.extend(specs);
+        d.notes.extend(note.map(|n| (first, n)));
+    }) {
+        ed.selected = Some(Item::Body(name));
     }
 }
 
@@ -720,6 +836,34 @@ fn set_position(d: &mut SceneDoc, name: &str, p: DVec2) {
     }
 }
 
+/// The normal and offset of a wall or a half-plane constraint.
+fn plane(d: &SceneDoc, item: &Item) -> Option<((f64, f64), f64)> {
+    match item {
+        Item::Wall(name) => d.wall(name).map(|w| (w.normal, w.offset)),
+        Item::Constraint(name) => match d.constraint(name)? {
+            ConstraintSpec::HalfPlane { normal, offset, .. } => Some((*normal, *offset)),
+            _ => None,
+        },
+        Item::Body(_) => None,
+    }
+}
+
+fn set_offset(d: &mut SceneDoc, item: &Item, v: f64) {
+    match item {
+        Item::Wall(name) => {
+            if let Some(w) = d.wall_mut(name) {
+                w.offset = v;
+            }
+        }
+        Item::Constraint(name) => {
+            if let Some(ConstraintSpec::HalfPlane { offset, .. }) = d.constraint_mut(name) {
+                *offset = v;
+            }
+        }
+        Item::Body(_) => {}
+    }
+}
+
 fn set_force(d: &mut SceneDoc, name: &str, v: DVec2) {
     if let Some(BodySpec::Ball { force, .. } | BodySpec::Particle { force, .. } | BodySpec::Bead { force, .. }) =
         d.body_mut(name)
@@ -728,49 +872,70 @@ fn set_force(d: &mut SceneDoc, name: &str, v: DVec2) {
     }
 }
 
-fn fresh_wall(doc: &SceneDoc) -> String {
-    let names: Vec<&str> = doc.file.walls.iter().map(|w| w.name.as_str()).collect();
-    (1..).map(|i| format!("wall{i}")).find(|n| !names.contains(&n.as_str())).expect("a free name")
-}
-
-fn fresh_constraint(doc: &SceneDoc, a: &str, b: &str) -> String {
-    let names: Vec<String> = doc.file.constraints.iter().map(constraint_name).collect();
-    let base = format!("{a}~{b}");
-    if !names.contains(&base) {
-        return base;
-    }
-    (2..).map(|i| format!("{base}{i}")).find(|n| !names.contains(n)).expect("a free name")
-}
-
-fn constraint_name(c: &ConstraintSpec) -> String {
-    match c {
-        ConstraintSpec::HalfPlane { name, .. }
-        | ConstraintSpec::Rod { name, .. }
-        | ConstraintSpec::Rope { name, .. }
-        | ConstraintSpec::BeadBound { name, .. } => name.clone(),
-        ConstraintSpec::Contact { name, a, b, .. } => name.clone().unwrap_or(format!("{a}-{b}")),
-    }
-}
-
 /// The selection and the gesture in progress, over the world.
 fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, view: Res<ViewTransform>) {
     let Some(lab) = lab else { return };
-    if !editor.on {
-        return;
-    }
-    if editor.doc.is_none() {
+    if !editor.on || editor.doc.is_none() {
         return;
     }
     let px = |n: f64| view.world_len(n);
     let color = palette::bevy([255, 210, 90]);
-    if let Some((p, r)) = editor.selected.as_deref().and_then(|n| body_at(&lab, n)) {
-        g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+    let doc = editor.doc.as_ref().expect("checked above");
+    // A wall's line across the window, through the point nearest the view's centre.
+    let across = |g: &mut Gizmos, (p, n): (DVec2, DVec2)| {
+        let at = view.center - n * (view.center - p).dot(n);
+        let t = n.perp() * px(f64::from(view.window.length()));
+        g.line_2d(f(at - t), f(at + t), color);
+        arrow(g, at, n * px(30.0), px(8.0), color);
+    };
+    match &editor.selected {
+        Some(Item::Body(name)) => {
+            if let Some((p, r)) = body_at(&lab, name) {
+                g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+            }
+        }
+        Some(Item::Wall(name)) => {
+            if let Some(l) = doc.wall(name).and_then(|w| wall_line(w.normal, w.offset)) {
+                across(&mut g, l);
+            }
+        }
+        Some(Item::Constraint(name)) => match doc.constraint(name) {
+            Some(ConstraintSpec::HalfPlane { normal, offset, .. }) => {
+                if let Some(l) = wall_line(*normal, *offset) {
+                    across(&mut g, l);
+                }
+            }
+            Some(ConstraintSpec::BeadBound { body, .. }) => {
+                if let Some((p, r)) = body_at(&lab, body) {
+                    g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+                }
+            }
+            Some(c) => {
+                if let Some((a, b)) = link_ends(&lab, c) {
+                    let side = (b - a).perp().try_normalize().unwrap_or(DVec2::Y) * px(3.0);
+                    for s in [-1.0, 1.0] {
+                        g.line_2d(f(a + side * s), f(b + side * s), color);
+                    }
+                }
+            }
+            None => {}
+        },
+        None => {}
     }
     match &editor.gesture {
         Some(Gesture::Move { body, to, .. }) => {
             if let Some((p, r)) = body_at(&lab, body) {
                 dashed(&mut g, p, *to, px(6.0), px(4.0), color);
                 g.circle_2d(Isometry2d::from_translation(f(*to)), r.max(px(4.0)) as f32, color).resolution(48);
+            }
+        }
+        Some(Gesture::Slide { item, from, to }) => {
+            if let Some(((p, n), shift)) = plane(doc, item).and_then(|(normal, offset)| {
+                let line = wall_line(normal, offset)?;
+                Some((line, line.1.dot(*to - *from)))
+            }) {
+                let moved = (p + n * shift, n);
+                across(&mut g, moved);
             }
         }
         Some(Gesture::Line { from, to }) => {

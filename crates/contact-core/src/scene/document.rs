@@ -17,10 +17,27 @@
 
 use std::path::Path;
 
-use super::schema::{BodySpec, ConstraintSpec, SceneFile};
+use super::schema::{BodySpec, ConstraintSpec, SceneFile, WallSpec};
 use super::{Overrides, Scene, SceneError, parse, read};
 use crate::constraint::Geometry;
 use crate::world::World;
+
+/// A part of a document the editor selects, by name: a body, a wall (every
+/// ball's half-plane), or a constraint written in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    Body(String),
+    Wall(String),
+    Constraint(String),
+}
+
+impl Item {
+    pub fn name(&self) -> &str {
+        match self {
+            Item::Body(n) | Item::Wall(n) | Item::Constraint(n) => n,
+        }
+    }
+}
 
 /// A scene file as written, with the comments a person reads in it.
 #[derive(Clone, Debug, PartialEq)]
@@ -203,9 +220,28 @@ impl SceneDoc {
     pub fn remove_body(&mut self, name: &str) -> bool {
         let before = self.file.bodies.len();
         self.file.bodies.retain(|b| body_name(b) != name);
-        self.file.constraints.retain(|c| !constraint_bodies(c).contains(&name));
+        let (gone, kept): (Vec<_>, Vec<_>) =
+            self.file.constraints.drain(..).partition(|c| constraint_bodies(c).contains(&name));
+        self.file.constraints = kept;
+        let gone: Vec<String> = gone.iter().map(constraint_name).collect();
         self.notes.retain(|(body, _)| body != name);
+        // Its coordinates, its constraints, its generated rows (`wall:name`, `name-b`).
+        self.drop_series(|head| {
+            head == name
+                || gone.iter().any(|c| c == head)
+                || head.split_once(':').is_some_and(|(_, b)| b == name)
+                || head.split_once('-').is_some_and(|(a, b)| a == name || b == name)
+        });
         self.file.bodies.len() < before
+    }
+
+    /// Takes out of the plots every series whose head (before the first `.`)
+    /// is `dead`, and the plots left empty.
+    fn drop_series(&mut self, dead: impl Fn(&str) -> bool) {
+        for plot in &mut self.file.plots {
+            plot.series.retain(|s| !dead(s.split_once('.').map_or(s.as_str(), |(h, _)| h)));
+        }
+        self.file.plots.retain(|p| !p.series.is_empty());
     }
 
     /// Renames body `old` to `new`, in the constraints and the plots' series
@@ -248,6 +284,95 @@ impl SceneDoc {
                 }
             }
         }
+    }
+
+    /// Takes out `item` (a body with every constraint that names it). False
+    /// when there is no such item.
+    pub fn remove(&mut self, item: &Item) -> bool {
+        match item {
+            Item::Body(name) => self.remove_body(name),
+            Item::Wall(name) => {
+                let before = self.file.walls.len();
+                self.file.walls.retain(|w| w.name != *name);
+                self.drop_series(|head| head.split_once(':').is_some_and(|(w, _)| w == name));
+                self.file.walls.len() < before
+            }
+            Item::Constraint(name) => {
+                let before = self.file.constraints.len();
+                self.file.constraints.retain(|c| constraint_name(c) != *name);
+                self.drop_series(|head| head == name);
+                self.file.constraints.len() < before
+            }
+        }
+    }
+
+    /// Renames a wall or a constraint, in the plots' series too
+    /// (`old:b1.g`, `old.lambda`); bodies go through [`Self::rename_body`].
+    pub fn rename(&mut self, item: &Item, new: &str) {
+        let old = item.name();
+        let head = |s: &String| s.split_once('.').map_or(s.as_str(), |(h, _)| h).to_string();
+        match item {
+            Item::Body(_) => self.rename_body(old, new),
+            Item::Wall(_) => {
+                if let Some(w) = self.wall_mut(old) {
+                    w.name = new.to_string();
+                }
+                for s in self.file.plots.iter_mut().flat_map(|p| &mut p.series) {
+                    if let Some(rest) = s.strip_prefix(&format!("{old}:")) {
+                        *s = format!("{new}:{rest}");
+                    }
+                }
+            }
+            Item::Constraint(_) => {
+                if let Some(c) = self.constraint_mut(old) {
+                    match c {
+                        ConstraintSpec::HalfPlane { name, .. }
+                        | ConstraintSpec::Rod { name, .. }
+                        | ConstraintSpec::Rope { name, .. }
+                        | ConstraintSpec::BeadBound { name, .. } => *name = new.to_string(),
+                        ConstraintSpec::Contact { name, .. } => *name = Some(new.to_string()),
+                    }
+                }
+                for s in self.file.plots.iter_mut().flat_map(|p| &mut p.series) {
+                    if head(s) == old {
+                        *s = format!("{new}{}", &s[old.len()..]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The wall `name` as written.
+    pub fn wall(&self, name: &str) -> Option<&WallSpec> {
+        self.file.walls.iter().find(|w| w.name == name)
+    }
+
+    pub fn wall_mut(&mut self, name: &str) -> Option<&mut WallSpec> {
+        self.file.walls.iter_mut().find(|w| w.name == name)
+    }
+
+    /// The constraint `name` as written (a contact without a name is `A-B`).
+    pub fn constraint(&self, name: &str) -> Option<&ConstraintSpec> {
+        self.file.constraints.iter().find(|c| constraint_name(c) == name)
+    }
+
+    pub fn constraint_mut(&mut self, name: &str) -> Option<&mut ConstraintSpec> {
+        self.file.constraints.iter_mut().find(|c| constraint_name(c) == name)
+    }
+
+    /// A name not used yet by a wall or a constraint: `base`, `base2`, …
+    pub fn fresh_constraint_name(&self, base: &str) -> String {
+        let used: Vec<String> = self
+            .file
+            .walls
+            .iter()
+            .map(|w| w.name.clone())
+            .chain(self.file.constraints.iter().map(constraint_name))
+            .collect();
+        std::iter::once(base.to_string())
+            .chain((2..).map(|i| format!("{base}_{i}")))
+            .find(|n| !used.contains(n))
+            .expect("a free name")
     }
 
     /// The body `name` as written.
@@ -336,8 +461,19 @@ pub fn body_name(b: &BodySpec) -> &str {
     }
 }
 
+/// A constraint's name as the model has it (an unnamed contact is `A-B`).
+pub fn constraint_name(c: &ConstraintSpec) -> String {
+    match c {
+        ConstraintSpec::HalfPlane { name, .. }
+        | ConstraintSpec::Rod { name, .. }
+        | ConstraintSpec::Rope { name, .. }
+        | ConstraintSpec::BeadBound { name, .. } => name.clone(),
+        ConstraintSpec::Contact { name, a, b, .. } => name.clone().unwrap_or(format!("{a}-{b}")),
+    }
+}
+
 /// The bodies a constraint names.
-fn constraint_bodies(c: &ConstraintSpec) -> Vec<&str> {
+pub fn constraint_bodies(c: &ConstraintSpec) -> Vec<&str> {
     match c {
         ConstraintSpec::HalfPlane { body, .. } | ConstraintSpec::BeadBound { body, .. } => vec![body],
         ConstraintSpec::Contact { a, b, .. } | ConstraintSpec::Rod { a, b, .. } | ConstraintSpec::Rope { a, b, .. } => {
