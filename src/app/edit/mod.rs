@@ -157,7 +157,7 @@ impl Tool {
             Tool::Rod | Tool::Rope => "drag from one body to another",
             Tool::Contact => "drag from one body to another: they may touch, never overlap",
             Tool::Force => "drag from a body: 10 N per metre of arrow",
-            Tool::Rack => "click: the apex of a triangle of balls opening to the right",
+            Tool::Rack => "click: the apex of a triangle of balls opening to the right (rows and gap in the panel)",
             Tool::Bead => {
                 "drag from where the bead starts: a segment to the release, a circle or a parabola or a cycloid around it (the panel's curve)"
             }
@@ -216,6 +216,8 @@ pub struct Editor {
     pub radius: f64,
     pub mass: f64,
     pub rack_rows: usize,
+    /// The gap between neighbours of a rack, m (0: touching).
+    pub rack_gap: f64,
     pub bead_curve: BeadCurve,
     pub save_path: String,
     gesture: Option<Gesture>,
@@ -485,6 +487,28 @@ fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
         .map(|(b, _)| m.bodies[b].name.clone())
 }
 
+/// The contact `a` and `b` already have: written in the file, or made by
+/// `ball_pairs` (two balls, not both fixed), said as the user reads it.
+fn contact_between(doc: &SceneDoc, a: &str, b: &str) -> Option<String> {
+    let written = doc.file.constraints.iter().find(|c| {
+        matches!(c, ConstraintSpec::Contact { a: x, b: y, .. } if (x == a && y == b) || (x == b && y == a))
+    });
+    if let Some(c) = written {
+        return Some(format!("`{}`", contact_core::scene::document::constraint_name(c)));
+    }
+    let ball = |n: &str| match doc.body(n) {
+        Some(BodySpec::Ball { .. }) => Some(false),
+        Some(BodySpec::FixedBall { .. }) => Some(true),
+        _ => None,
+    };
+    match (ball(a), ball(b)) {
+        (Some(fa), Some(fb)) if doc.file.ball_pairs && !(fa && fb) => {
+            Some("the scene's balls collide with each other (the panel's box)".into())
+        }
+        _ => None,
+    }
+}
+
 /// The line `n·p = offset` of a wall or a half-plane, as a point on it and
 /// its unit normal; `None` for a zero normal.
 fn wall_line(normal: (f64, f64), offset: f64) -> Option<(DVec2, DVec2)> {
@@ -683,17 +707,30 @@ fn gestures(
             };
             let doc = ed.doc.as_ref().expect("on");
             let (a, b) = (from, other);
+            if ed.tool == Tool::Contact {
+                if let Some(c) = contact_between(doc, &a, &b) {
+                    status.warn(now, format!("{a} and {b} already have a contact: {c}"));
+                    return;
+                }
+            }
+            let fresh = |base: String| {
+                let model = &lab.world.model;
+                std::iter::once(base.clone())
+                    .chain((2..).map(|i| format!("{base}_{i}")))
+                    .find(|n| doc.fresh_constraint_name(n) == *n && model.constraint_index(n).is_none())
+                    .expect("a free name")
+            };
             let (name, spec) = match ed.tool {
                 Tool::Rope => {
-                    let name = doc.fresh_constraint_name(&format!("{a}~{b}"));
+                    let name = fresh(format!("{a}~{b}"));
                     (name.clone(), ConstraintSpec::Rope { name, a, b, length: None, restitution: None })
                 }
                 Tool::Contact => {
-                    let name = doc.fresh_constraint_name(&format!("{a}-{b}"));
+                    let name = fresh(format!("{a}-{b}"));
                     (name.clone(), ConstraintSpec::Contact { name: Some(name), a, b, restitution: None })
                 }
                 _ => {
-                    let name = doc.fresh_constraint_name(&format!("{a}~{b}"));
+                    let name = fresh(format!("{a}~{b}"));
                     (name.clone(), ConstraintSpec::Rod { name, a, b, length: None })
                 }
             };
@@ -779,8 +816,9 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
             let apex = snap(ed, lab, w, 0.0, None);
             let mut names = doc.body_names();
             let mut specs = Vec::new();
-            // Rows to the right, each one ball taller, touching (a hair apart).
-            let d = 2.0 * r * (1.0 + 1e-9);
+            // Rows to the right, each one ball taller, `rack_gap` apart (touching:
+            // a hair apart, never overlapping by round-off).
+            let d = (2.0 * r + ed.rack_gap.max(0.0)) * (1.0 + 1e-9);
             for row in 0..ed.rack_rows.max(1) {
                 for k in 0..=row {
                     let name = (1..).map(|i| format!("rack{i}")).find(|n| !names.contains(n)).expect("a name");
@@ -792,8 +830,9 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
             let first = contact_core::scene::document::body_name(&specs[0]).to_string();
             let rows = ed.rack_rows.max(1);
             note = Some(format!(
-                "A rack of {} balls in {rows} rows, made in the editor: apex at ({:.4}, {:.4}), opening to +x.",
+                "A rack of {} balls in {rows} rows, {}, made in the editor: apex at ({:.4}, {:.4}), opening to +x.",
                 specs.len(),
+                if ed.rack_gap > 0.0 { format!("{} m apart", ed.rack_gap) } else { "touching".into() },
                 apex.x,
                 apex.y
             ));

@@ -68,6 +68,11 @@ impl EditPanel<'_, '_, '_> {
                 let n = ed.rack_rows * (ed.rack_rows + 1) / 2;
                 ui.label(RichText::new(format!("{n} balls")).weak());
             });
+            ui.horizontal(|ui| {
+                ui.label("gap");
+                ui.add(egui::DragValue::new(&mut ed.rack_gap).range(0.0..=1.0).speed(0.001).suffix(" m"))
+                    .on_hover_text("between neighbours; 0: touching");
+            });
         }
         if let Some(doc) = &ed.doc {
             let mut pairs = doc.file.ball_pairs;
