@@ -148,7 +148,11 @@ fn layout(
     // In presenter mode the scene comes first: the side panels take at most a
     // fifth (switcher) and a quarter (plot) of the window's width.
     let width = ctx.content_rect().width();
-    let (plots_id, plots_w, left_id, left_w) = if present {
+    let (plots_id, plots_w, left_id, left_w) = if present && data.editor.on {
+        // Editing in front of an audience: the tools and the inspector need
+        // room for their fields at the large font.
+        ("plots-present", (0.25 * width).min(330.0), "left-present-edit", (0.3 * width).min(340.0))
+    } else if present {
         ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
     } else {
         ("plots", 470.0, "left", 318.0)
