@@ -127,6 +127,7 @@ pub fn arm_on_new_scene(
     mut tool: ResMut<CueTool>,
     mut cue: ResMut<CueAim>,
     mut status: ResMut<Status>,
+    claims: Res<InputClaims>,
     real: Res<Time<Real>>,
 ) {
     let Some(lab) = lab else { return };
@@ -138,7 +139,11 @@ pub fn arm_on_new_scene(
     let has_ball = (0..lab.world.model.bodies.len()).any(|b| is_ball(&lab.world, b));
     if new_scene && lab.scene.cue && has_ball {
         tool.armed = true;
-        status.say(real.elapsed_secs_f64(), armed_text(true));
+        // Each edit installs its scene anew: the editor's tool has the
+        // pointer then, and the status line keeps what the edit said.
+        if !claims.tool {
+            status.say(real.elapsed_secs_f64(), armed_text(true));
+        }
     }
 }
 
