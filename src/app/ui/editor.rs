@@ -9,7 +9,9 @@
 use bevy_egui::egui::{self, RichText};
 use contact_core::Algorithm;
 use contact_core::scene::document::constraint_name;
-use contact_core::scene::schema::{BodySpec, ConstraintSpec};
+use contact_core::impulse::ImpulseMode;
+use contact_core::scene::schema::{BodySpec, ConstraintSpec, PlotSpec, ViewSpec};
+use contact_core::settings::Integrator;
 use contact_core::scene::{Item, SceneDoc};
 
 use super::data::PanelData;
@@ -133,6 +135,8 @@ impl EditPanel<'_, '_, '_> {
                 self.actions.push(EditAction::Replace(Box::new(next)));
             }
             self.fields(ui, &doc, None, &scene_fields(&doc));
+            self.solver(ui, &doc);
+            self.view_and_plots(ui, &doc);
             self.lists(ui, &doc);
             return;
         };
@@ -164,21 +168,7 @@ impl EditPanel<'_, '_, '_> {
         egui::Grid::new(("edit-inspector", owner.as_str())).num_columns(2).spacing([8.0, 3.0]).show(ui, |ui| {
             for field in fields {
                 ui.label(field.label);
-                // The text being typed lives in egui's memory until applied.
-                let id = key(field.label);
-                let mut text: String = ui.data_mut(|d| d.get_temp(id)).unwrap_or_else(|| field.value.clone());
-                let mut r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(150.0).hint_text(field.hint));
-                if !field.hint.is_empty() {
-                    r = r.on_hover_text(field.hint);
-                }
-                let commit = r.lost_focus() && text != field.value;
-                if r.has_focus() || commit {
-                    ui.data_mut(|d| d.insert_temp(id, text.clone()));
-                } else {
-                    ui.data_mut(|d| d.remove::<String>(id));
-                }
-                if commit {
-                    ui.data_mut(|d| d.remove::<String>(id));
+                if let Some(text) = committed(ui, key(field.label), &field.value, 150.0, field.hint) {
                     match with_field(doc, item, field.label, &text) {
                         Ok(next) => {
                             if field.label == "name" {
@@ -192,6 +182,88 @@ impl EditPanel<'_, '_, '_> {
                     }
                 }
                 ui.end_row();
+            }
+        });
+    }
+
+    /// The solver block's other fields: switches as widgets, numbers as fields.
+    fn solver(&mut self, ui: &mut egui::Ui, doc: &SceneDoc) {
+        egui::CollapsingHeader::new("Solver: every field").id_salt("edit-solver").show(ui, |ui| {
+            let mut next = doc.clone();
+            let sv = &mut next.file.solver;
+            ui.checkbox(&mut sv.events, "events: rewind to first activations, impulses")
+                .on_hover_text("`solver.events`");
+            ui.horizontal(|ui| {
+                ui.label("impulses");
+                for m in [ImpulseMode::Simultaneous, ImpulseMode::Sequential] {
+                    ui.selectable_value(&mut sv.impulses, m, m.label());
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("integrator");
+                ui.selectable_value(&mut sv.integrator, Integrator::SemiImplicitEuler, "semi-implicit Euler");
+                ui.selectable_value(&mut sv.integrator, Integrator::ConstantAcceleration, "constant acc.");
+            });
+            ui.checkbox(&mut sv.sleep.enabled, "sleeping islands").on_hover_text("`solver.sleep.enabled`");
+            ui.checkbox(&mut next.file.cue, "cue tool armed when the scene opens").on_hover_text("`cue`");
+            if next != *doc {
+                self.actions.push(EditAction::Replace(Box::new(next)));
+            }
+            self.fields(ui, doc, None, &solver_fields(doc));
+        });
+    }
+
+    /// The view the scene opens with, and its plots (a title and the series,
+    /// comma-separated; an unknown series is refused with its place named).
+    fn view_and_plots(&mut self, ui: &mut egui::Ui, doc: &SceneDoc) {
+        egui::CollapsingHeader::new("View and plots").id_salt("edit-view-plots").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let shown = match &doc.file.view {
+                    Some(v) => format!("({:.3}, {:.3}) to ({:.3}, {:.3}) m", v.min.0, v.min.1, v.max.0, v.max.1),
+                    None => "around the bodies".into(),
+                };
+                ui.label(format!("view: {shown}"));
+                if ui.small_button("use the view on screen").clicked() {
+                    let (min, max) = self.data.view.visible();
+                    let mut next = doc.clone();
+                    next.file.view = Some(ViewSpec { min: (min.x, min.y), max: (max.x, max.y) });
+                    self.actions.push(EditAction::Replace(Box::new(next)));
+                }
+                if doc.file.view.is_some() && ui.small_button("✕").on_hover_text("around the bodies").clicked() {
+                    let mut next = doc.clone();
+                    next.file.view = None;
+                    self.actions.push(EditAction::Replace(Box::new(next)));
+                }
+            });
+            let mut next = doc.clone();
+            let mut changed = false;
+            for (i, plot) in doc.file.plots.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    let id = |part: &str| egui::Id::new(("edit-plot", i, part.to_string()));
+                    if let Some(t) = committed(ui, id("title"), &plot.title, 110.0, "title") {
+                        next.file.plots[i].title = t;
+                        changed = true;
+                    }
+                    let series = plot.series.join(", ");
+                    if let Some(t) = committed(ui, id("series"), &series, 150.0, "series, comma-separated") {
+                        next.file.plots[i].series =
+                            t.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect();
+                        changed = true;
+                    }
+                    if ui.small_button("🗑").on_hover_text("remove this plot").clicked() {
+                        next.file.plots[i].series.clear();
+                        changed = true;
+                    }
+                });
+            }
+            if ui.small_button("+ plot").on_hover_text("a plot of the kinetic energy, to change").clicked() {
+                next.file.plots.push(PlotSpec { title: "Kinetic energy".into(), series: vec!["kinetic_energy".into()] });
+                changed = true;
+            }
+            if changed {
+                // A plot with no series left goes.
+                next.file.plots.retain(|p| !p.series.is_empty());
+                self.actions.push(EditAction::Replace(Box::new(next)));
             }
         });
     }
@@ -222,6 +294,24 @@ impl EditPanel<'_, '_, '_> {
                 });
         }
     }
+}
+
+/// A text field applied when it loses focus or on Enter: the text being
+/// typed lives in egui's memory (under `id`) until then. The text to apply,
+/// when it changed.
+fn committed(ui: &mut egui::Ui, id: egui::Id, value: &str, width: f32, hint: &str) -> Option<String> {
+    let mut text: String = ui.data_mut(|d| d.get_temp(id)).unwrap_or_else(|| value.to_string());
+    let mut r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(width).hint_text(hint));
+    if !hint.is_empty() {
+        r = r.on_hover_text(hint);
+    }
+    let commit = r.lost_focus() && text != value;
+    if r.has_focus() && !commit {
+        ui.data_mut(|d| d.insert_temp(id, text.clone()));
+    } else {
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
+    commit.then_some(text)
 }
 
 /// `item` under its new name.
@@ -270,6 +360,21 @@ fn scene_fields(doc: &SceneDoc) -> Vec<Field> {
         num("solver.restitution", f.solver.restitution),
         opt("ball_pair_restitution", f.ball_pair_restitution, "blank: the solver's"),
         opt("solver.start_tolerance", f.solver.start_tolerance, "blank: 1e-9 length units"),
+    ]
+}
+
+/// The solver's fields that are numbers, beyond those of [`scene_fields`].
+fn solver_fields(doc: &SceneDoc) -> Vec<Field> {
+    let sv = &doc.file.solver;
+    vec![
+        num("solver.units.length", sv.units.length),
+        num("solver.units.time", sv.units.time),
+        opt("solver.active_tolerance", sv.active_tolerance, "blank: 1e-6 length units"),
+        opt("solver.tendency_tolerance", sv.tendency_tolerance, "blank: 1e-9 acceleration units"),
+        opt("solver.min_impact_speed", sv.min_impact_speed, "blank: 1e-3 speed units"),
+        Field { label: "solver.max_events_per_step", value: sv.max_events_per_step.to_string(), hint: "" },
+        num("solver.sleep.time", sv.sleep.time),
+        opt("solver.sleep.speed", sv.sleep.speed, "blank: 1e-3 speed units"),
     ]
 }
 
@@ -473,6 +578,17 @@ fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) -> R
                 "solver.restitution" => f.solver.restitution = number()?,
                 "ball_pair_restitution" => f.ball_pair_restitution = optional()?,
                 "solver.start_tolerance" => f.solver.start_tolerance = optional()?,
+                "solver.units.length" => f.solver.units.length = number()?,
+                "solver.units.time" => f.solver.units.time = number()?,
+                "solver.active_tolerance" => f.solver.active_tolerance = optional()?,
+                "solver.tendency_tolerance" => f.solver.tendency_tolerance = optional()?,
+                "solver.min_impact_speed" => f.solver.min_impact_speed = optional()?,
+                "solver.max_events_per_step" => {
+                    f.solver.max_events_per_step =
+                        t.parse().map_err(|_| format!("field `{path}`: `{text}` is not a whole number"))?
+                }
+                "solver.sleep.time" => f.solver.sleep.time = number()?,
+                "solver.sleep.speed" => f.solver.sleep.speed = optional()?,
                 _ => return Err(bad()),
             }
         }
@@ -655,6 +771,27 @@ mod tests {
         let back = with_field(&gone, Some(&bead), "stop.max", "1.0").unwrap();
         assert!(back.constraint("bead_max").is_some());
         back.check("new stop").unwrap();
+    }
+
+    /// The scene's and the solver's number fields read back as set, and the
+    /// scene loads with them (the solver's settings are those typed).
+    #[test]
+    fn every_scene_and_solver_field_can_be_set_and_reads_back() {
+        let d = scene("wedge");
+        let all = || scene_fields(&d).into_iter().chain(solver_fields(&d));
+        for field in all() {
+            if ["name", "description"].contains(&field.label) {
+                continue;
+            }
+            let v = if field.label == "solver.max_events_per_step" { "12" } else { "0.25" };
+            let next = with_field(&d, None, field.label, v).unwrap();
+            let back: Vec<Field> = scene_fields(&next).into_iter().chain(solver_fields(&next)).collect();
+            assert_eq!(back.iter().find(|f| f.label == field.label).unwrap().value, v, "{}", field.label);
+        }
+        let next = with_field(&d, None, "solver.max_events_per_step", "7").unwrap();
+        assert_eq!(next.check("edited").unwrap().world.settings.events.max_per_step, 7);
+        let e = with_field(&d, None, "solver.max_events_per_step", "7.5").unwrap_err();
+        assert_eq!(e, "field `solver.max_events_per_step`: `7.5` is not a whole number");
     }
 
     #[test]
