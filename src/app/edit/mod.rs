@@ -11,7 +11,7 @@
 //!
 //! | tool      | gesture                                        | adds                         |
 //! |-----------|------------------------------------------------|------------------------------|
-//! | select    | press on a body or a wall, drag, release; click a rod, a rope or a contact | moves the body (snapped if asked), the wall along its normal; selects the item |
+//! | select    | press on a body or a wall, drag, release; click a rod, a rope or a contact | moves the body (snapped if asked; a bead along its curve), the wall along its normal; selects the item |
 //! | ball, particle, anchor, fixed ball | click                 | the body at the pointer      |
 //! | wall      | drag a line                                    | a wall against every ball, normal to the left of the line |
 //! | rod, rope | drag from a body to another                    | the link, its length the distance now |
@@ -660,7 +660,13 @@ fn gestures(
     let Some(g) = ed.gesture.take() else { return };
     let origin = origin(&lab);
     let done = match g {
-        Gesture::Move { body, to, .. } => edit(ed, &origin, &mut install, |d| set_position(d, &body, to)),
+        Gesture::Move { body, to, .. } => {
+            // A click selects: only a drag is an edit (and an undo step).
+            if body_at(&lab, &body).is_none_or(|(p, _)| (to - p).length() < 1e-12) {
+                return;
+            }
+            edit(ed, &origin, &mut install, |d| set_position(d, &body, to))
+        }
         Gesture::Slide { item, from, to } => {
             let Some((normal, offset)) = plane(ed.doc.as_ref().expect("on"), &item) else { return };
             let n = DVec2::new(normal.0, normal.1);
@@ -870,9 +876,51 @@ fn set_position(d: &mut SceneDoc, name: &str, p: DVec2) {
             | BodySpec::Anchor { position, .. }
             | BodySpec::FixedBall { position, .. },
         ) => *position = (p.x, p.y),
-        // A bead moves along its curve: its parameter is edited in the panel.
-        Some(BodySpec::Bead { .. }) | None => {}
+        // A bead moves along its curve, to the point nearest `p`.
+        Some(BodySpec::Bead { curve, u, .. }) => *u = nearest_on(curve, *u, p),
+        None => {}
     }
+}
+
+/// The parameter of the point of `curve` nearest `p`: the segment's by
+/// projection; the others' by sampling a window around the bead's `u` (a
+/// turn of the circle or the cycloid, the parabola out to `p`), refined by
+/// Newton's method on `(c(u) − p)·c'(u) = 0`.
+fn nearest_on(curve: &Curve, u: f64, p: DVec2) -> f64 {
+    use std::f64::consts::PI;
+    let (lo, hi) = match *curve {
+        Curve::Segment { a, b } => {
+            let (a, ab) = (DVec2::new(a.0, a.1), DVec2::new(b.0 - a.0, b.1 - a.1));
+            return if ab.length_squared() > 0.0 { (p - a).dot(ab) / ab.length_squared() } else { u };
+        }
+        Curve::CircleArc { .. } | Curve::Cycloid { .. } => (u - PI, u + PI),
+        Curve::Parabola { vertex, .. } => {
+            let x = p.x - vertex.0;
+            (u.min(x) - 1.0, u.max(x) + 1.0)
+        }
+    };
+    let dist2 = |u: f64| {
+        let c = curve.point(u);
+        (c.x - p.x).powi(2) + (c.y - p.y).powi(2)
+    };
+    const N: usize = 512;
+    let cell = (hi - lo) / N as f64;
+    let mut best = (0..=N).map(|i| lo + i as f64 * cell).min_by(|a, b| dist2(*a).total_cmp(&dist2(*b))).unwrap_or(u);
+    for _ in 0..30 {
+        let (c, d1, d2) = (curve.point(best), curve.d1(best), curve.d2(best));
+        let r = (c.x - p.x, c.y - p.y);
+        let f = r.0 * d1.x + r.1 * d1.y;
+        let df = d1.norm_squared() + r.0 * d2.x + r.1 * d2.y;
+        if df <= 0.0 {
+            break;
+        }
+        let step = (f / df).clamp(-cell, cell);
+        best -= step;
+        if step.abs() < 1e-15 {
+            break;
+        }
+    }
+    best
 }
 
 /// The normal and offset of a wall or a half-plane constraint.
@@ -1035,6 +1083,20 @@ mod tests {
         let (low, p) = (curve.point(0.0), curve.point(u));
         assert!((DVec2::new(low.x, low.y) - to).length() < 1e-12, "lowest at the release");
         assert!((p.x - at.x).abs() < 1e-9 && u.abs() < std::f64::consts::PI, "at the start's x: {p:?}, u = {u}");
+    }
+
+    /// A dragged bead goes to the point of its curve nearest the pointer.
+    #[test]
+    fn a_dragged_bead_follows_its_curve_to_the_nearest_point() {
+        let circle = Curve::CircleArc { center: (1.0, 2.0), radius: 0.5 };
+        let u = nearest_on(&circle, 0.1, DVec2::new(1.0 + 3.0 * 0.6, 2.0 + 3.0 * 0.8));
+        assert!((u - 0.8f64.atan2(0.6)).abs() < 1e-9, "{u}");
+        let parabola = Curve::Parabola { vertex: (0.0, 0.0), k: 1.0 };
+        // The nearest point to (0.5, 2) on y = x²: 2x³ + (1 − 2·2) x − 0.5 = 0.
+        let u = nearest_on(&parabola, 0.0, DVec2::new(0.5, 2.0));
+        assert!((2.0 * u.powi(3) - 3.0 * u - 0.5).abs() < 1e-9, "{u}");
+        let segment = Curve::Segment { a: (0.0, 0.0), b: (2.0, 0.0) };
+        assert!((nearest_on(&segment, 0.0, DVec2::new(1.0, 5.0)) - 0.5).abs() < 1e-12);
     }
 
     /// A bead placed by the tool makes a scene that loads (the file's checks).

@@ -7,7 +7,7 @@
 //! file would refuse, is named and refused, and the document stays as it was.
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::Algorithm;
+use contact_core::{Algorithm, Curve};
 use contact_core::scene::document::constraint_name;
 use contact_core::impulse::ImpulseMode;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec, PlotSpec, ViewSpec};
@@ -462,8 +462,13 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
             num("force.y", force.1),
             num("damping", *damping),
         ],
-        BodySpec::Bead { name, u, u_dot, mass, radius, force, damping, .. } => vec![
+        BodySpec::Bead { name, curve, u, u_dot, mass, radius, force, damping } => vec![
             text("name", name),
+            Field { label: "curve", value: curve_kind(curve).into(), hint: "segment, circle, parabola or cycloid" },
+        ]
+        .into_iter()
+        .chain(curve_fields(curve))
+        .chain([
             num("u", *u),
             num("u_dot", *u_dot),
             num("mass", *mass),
@@ -471,13 +476,71 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
             num("force.x", force.0),
             num("force.y", force.1),
             num("damping", *damping),
-        ],
+        ])
+        .collect(),
         BodySpec::Anchor { name, position } => {
             vec![text("name", name), num("position.x", position.0), num("position.y", position.1)]
         }
         BodySpec::FixedBall { name, position, radius } => {
             vec![text("name", name), num("position.x", position.0), num("position.y", position.1), num("radius", *radius)]
         }
+    }
+}
+
+fn curve_kind(c: &Curve) -> &'static str {
+    match c {
+        Curve::Segment { .. } => "segment",
+        Curve::CircleArc { .. } => "circle",
+        Curve::Parabola { .. } => "parabola",
+        Curve::Cycloid { .. } => "cycloid",
+    }
+}
+
+/// A bead's curve's numbers (`curve.a.x`, `curve.radius`, …).
+fn curve_fields(c: &Curve) -> Vec<Field> {
+    match c {
+        Curve::Segment { a, b } => {
+            vec![num("curve.a.x", a.0), num("curve.a.y", a.1), num("curve.b.x", b.0), num("curve.b.y", b.1)]
+        }
+        Curve::CircleArc { center, radius } => {
+            vec![num("curve.center.x", center.0), num("curve.center.y", center.1), num("curve.radius", *radius)]
+        }
+        Curve::Parabola { vertex, k } => {
+            vec![num("curve.vertex.x", vertex.0), num("curve.vertex.y", vertex.1), num("curve.k", *k)]
+        }
+        Curve::Cycloid { origin, r } => {
+            vec![num("curve.origin.x", origin.0), num("curve.origin.y", origin.1), num("curve.r", *r)]
+        }
+    }
+}
+
+/// The curve `kind` through about the same place as `c`: its first point kept.
+fn curve_of_kind(c: &Curve, kind: &str) -> Option<Curve> {
+    let p = c.point(0.0);
+    let at = (p.x, p.y);
+    Some(match kind {
+        "segment" => Curve::Segment { a: at, b: (at.0 + 1.0, at.1) },
+        "circle" => Curve::CircleArc { center: at, radius: 0.5 },
+        "parabola" => Curve::Parabola { vertex: at, k: 1.0 },
+        "cycloid" => Curve::Cycloid { origin: at, r: 0.5 },
+        _ => return None,
+    })
+}
+
+/// The number `label` (`curve.…`) of a curve.
+fn curve_slot<'a>(c: &'a mut Curve, label: &str) -> Option<&'a mut f64> {
+    let field = label.strip_prefix("curve.")?;
+    let xy = |v: &'a mut (f64, f64)| if field.ends_with('x') { &mut v.0 } else { &mut v.1 };
+    match (c, field) {
+        (Curve::Segment { a, .. }, "a.x" | "a.y") => Some(xy(a)),
+        (Curve::Segment { b, .. }, "b.x" | "b.y") => Some(xy(b)),
+        (Curve::CircleArc { center, .. }, "center.x" | "center.y") => Some(xy(center)),
+        (Curve::CircleArc { radius, .. }, "radius") => Some(radius),
+        (Curve::Parabola { vertex, .. }, "vertex.x" | "vertex.y") => Some(xy(vertex)),
+        (Curve::Parabola { k, .. }, "k") => Some(k),
+        (Curve::Cycloid { origin, .. }, "origin.x" | "origin.y") => Some(xy(origin)),
+        (Curve::Cycloid { r, .. }, "r") => Some(r),
+        _ => None,
     }
 }
 
@@ -596,6 +659,19 @@ fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) -> R
             if let Some(low) = label.strip_prefix("stop.").map(|s| s == "min") {
                 set_bead_stop(&mut next, body, low, optional()?);
                 return Ok(next);
+            }
+            if let Some(BodySpec::Bead { curve, .. }) = next.body_mut(body) {
+                if label == "curve" {
+                    *curve = curve_of_kind(curve, t).ok_or_else(|| {
+                        format!("field `{path}`: `{text}` is not a curve (segment, circle, parabola or cycloid)")
+                    })?;
+                    return Ok(next);
+                }
+                if label.starts_with("curve.") {
+                    let v = number()?;
+                    *curve_slot(curve, label).ok_or_else(bad)? = v;
+                    return Ok(next);
+                }
             }
             let v = number()?;
             let spec = next.body_mut(body).ok_or("the body is gone")?;
@@ -792,6 +868,25 @@ mod tests {
         assert_eq!(next.check("edited").unwrap().world.settings.events.max_per_step, 7);
         let e = with_field(&d, None, "solver.max_events_per_step", "7.5").unwrap_err();
         assert_eq!(e, "field `solver.max_events_per_step`: `7.5` is not a whole number");
+    }
+
+    /// A bead's curve: each kind's numbers read back as set, and a change of
+    /// kind keeps a scene that loads.
+    #[test]
+    fn a_bead_s_curve_is_edited_in_the_inspector() {
+        let d = scene("bead-on-curve");
+        let bead = body("bead");
+        for kind in ["segment", "circle", "parabola", "cycloid"] {
+            let k = with_field(&d, Some(&bead), "curve", kind).unwrap();
+            k.check(kind).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            for field in fields_of(&k, &bead).unwrap().1.iter().filter(|f| f.label.starts_with("curve.")) {
+                let next = with_field(&k, Some(&bead), field.label, "0.75").unwrap();
+                let back = fields_of(&next, &bead).unwrap().1;
+                assert_eq!(back.iter().find(|f| f.label == field.label).unwrap().value, "0.75", "{kind} {}", field.label);
+            }
+        }
+        let e = with_field(&d, Some(&bead), "curve", "spiral").unwrap_err();
+        assert!(e.starts_with("field `bodies[0].curve`: `spiral` is not a curve"), "{e}");
     }
 
     #[test]
