@@ -14,6 +14,7 @@
 //! | select    | press on a body or a wall, drag, release; click a rod, a rope or a contact | moves the body (snapped if asked; a bead along its curve), the wall along its normal; selects the item |
 //! | ball, particle, anchor, fixed ball | click                 | the body at the pointer      |
 //! | wall      | drag a line                                    | a wall against every ball, normal to the left of the line |
+//! | half-plane | select a body, then drag a line               | a half-plane for that body alone (a particle's wedge) |
 //! | rod, rope | drag from a body to another                    | the link, its length the distance now |
 //! | contact   | drag from a body to another                    | a contact between the two (they may touch, never overlap) |
 //! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
@@ -21,7 +22,7 @@
 //! | bead      | drag from where the bead starts                | a bead on a segment to the release, or on a circle, parabola or cycloid around it |
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
-//! fixed ball, `W` wall, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead; `Ctrl+S`
+//! fixed ball, `W` wall, `H` half-plane, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead; `Ctrl+S`
 //! saves to the panel's path. `Delete` removes the selected item (a body with
 //! its constraints), `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
@@ -53,6 +54,7 @@ pub enum Tool {
     Anchor,
     FixedBall,
     Wall,
+    HalfPlane,
     Rod,
     Rope,
     Contact,
@@ -117,13 +119,14 @@ pub fn bead_curve(kind: BeadCurve, at: DVec2, to: DVec2) -> (Curve, f64) {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 12] = [
+    pub const ALL: [Tool; 13] = [
         Tool::Select,
         Tool::Ball,
         Tool::Particle,
         Tool::Anchor,
         Tool::FixedBall,
         Tool::Wall,
+        Tool::HalfPlane,
         Tool::Rod,
         Tool::Rope,
         Tool::Contact,
@@ -140,6 +143,7 @@ impl Tool {
             Tool::Anchor => "anchor",
             Tool::FixedBall => "fixed ball",
             Tool::Wall => "wall",
+            Tool::HalfPlane => "half-plane",
             Tool::Rod => "rod",
             Tool::Rope => "rope",
             Tool::Contact => "contact",
@@ -154,6 +158,9 @@ impl Tool {
             Tool::Select => "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected",
             Tool::Ball | Tool::Particle | Tool::Anchor | Tool::FixedBall => "click where it goes",
             Tool::Wall => "drag a line: the wall's normal points to the left of it",
+            Tool::HalfPlane => {
+                "select a body (S), then drag a line: a half-plane for that body alone, its normal to the left"
+            }
             Tool::Rod | Tool::Rope => "drag from one body to another",
             Tool::Contact => "drag from one body to another: they may touch, never overlap",
             Tool::Force => "drag from a body: 10 N per metre of arrow",
@@ -292,13 +299,14 @@ fn keyboard(
 }
 
 /// Keys that pick a tool in edit mode.
-const TOOL_KEYS: [(KeyCode, Tool); 12] = [
+const TOOL_KEYS: [(KeyCode, Tool); 13] = [
     (KeyCode::KeyS, Tool::Select),
     (KeyCode::KeyB, Tool::Ball),
     (KeyCode::KeyP, Tool::Particle),
     (KeyCode::KeyA, Tool::Anchor),
     (KeyCode::KeyX, Tool::FixedBall),
     (KeyCode::KeyW, Tool::Wall),
+    (KeyCode::KeyH, Tool::HalfPlane),
     (KeyCode::KeyD, Tool::Rod),
     (KeyCode::KeyO, Tool::Rope),
     (KeyCode::KeyI, Tool::Contact),
@@ -621,6 +629,11 @@ fn gestures(
                 }
             }
             (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
+            (Tool::HalfPlane, _) if matches!(ed.selected, Some(Item::Body(_))) => Some(Gesture::Line { from: w, to: w }),
+            (Tool::HalfPlane, _) => {
+                status.say(now, "half-plane: select its body first (S), then drag the line");
+                None
+            }
             (Tool::Bead, _) => Some(Gesture::Bead { from: w, to: w }),
             (Tool::Rod | Tool::Rope | Tool::Contact, Some(body)) => Some(Gesture::Link { from: body, to: w }),
             (Tool::Force, Some(body)) => Some(Gesture::Arrow { body, to: w }),
@@ -689,6 +702,27 @@ fn gestures(
             }
             let n = along.perp().normalize();
             let doc = ed.doc.as_ref().expect("on");
+            if let (Tool::HalfPlane, Some(Item::Body(body))) = (ed.tool, ed.selected.clone()) {
+                let name = (1..)
+                    .map(|i| format!("h{i}"))
+                    .find(|n| doc.wall(n).is_none() && doc.constraint(n).is_none() && lab.world.model.constraint_index(n).is_none())
+                    .expect("a free name");
+                // The body stays selected: a wedge is two lines for one particle.
+                return report(
+                    edit(ed, &origin, &mut install, |d| {
+                        d.file.constraints.push(ConstraintSpec::HalfPlane {
+                            name,
+                            body,
+                            normal: (n.x, n.y),
+                            offset: n.dot(from),
+                            restitution: None,
+                        })
+                    }),
+                    ed,
+                    &mut status,
+                    now,
+                );
+            }
             let name = (1..)
                 .map(|i| format!("wall{i}"))
                 .find(|n| doc.wall(n).is_none() && doc.constraint(n).is_none())
@@ -777,6 +811,11 @@ fn gestures(
             done
         }
     };
+    report(done, ed, &mut status, now);
+}
+
+/// Says why an edit was refused, if it was.
+fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
     if !done {
         if let Some(e) = &ed.error {
             status.warn(now, format!("Refused: {e}"));
@@ -844,7 +883,14 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
             ));
             (specs, first)
         }
-        Tool::Select | Tool::Wall | Tool::Rod | Tool::Rope | Tool::Contact | Tool::Force | Tool::Bead => return,
+        Tool::Select
+        | Tool::Wall
+        | Tool::HalfPlane
+        | Tool::Rod
+        | Tool::Rope
+        | Tool::Contact
+        | Tool::Force
+        | Tool::Bead => return,
     };
     let first = name.clone();
     if edit(ed, origin, install, |d| {
