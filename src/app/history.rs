@@ -150,7 +150,7 @@ impl History {
         }
         self.user_work += report.user_work;
         self.counter += 1;
-        if self.counter % self.stride != 0 {
+        if !self.counter.is_multiple_of(self.stride) {
             return;
         }
         if self.t.len() >= self.cap {
@@ -175,7 +175,7 @@ impl History {
 
     /// Keeps every other sample and doubles the stride.
     fn decimate(&mut self) {
-        let keep = |i: usize| i % 2 == 0;
+        let keep = |i: usize| i.is_multiple_of(2);
         let t: Vec<f64> = self.t.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, t)| *t).collect();
         for s in &mut self.series {
             let start = s.start;

@@ -55,7 +55,7 @@ impl Timeline {
         }
         let wanted = (SPAN_SECONDS * 1.05 / h.max(1e-9)).ceil();
         self.stride = ((wanted / self.max_count as f64).ceil() as u64).max(1);
-        if world.steps % self.stride != 0 {
+        if !world.steps.is_multiple_of(self.stride) {
             return;
         }
         let snap = world.snapshot();

@@ -108,8 +108,8 @@ fn place_camera(
     look: Option<Res<SceneLook>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
 ) {
-    if view.fit_pending && view.rect_known {
-        if let Some(lab) = &lab {
+    if view.fit_pending && view.rect_known
+        && let Some(lab) = &lab {
             let (lo, hi) = scene_bounds(lab);
             view.fit(lo, hi);
             view.fit_pending = false;
@@ -129,11 +129,10 @@ fn place_camera(
                 }
             }
         }
-    }
     // Follow a body: pan just enough to keep it in the middle 60 % of the view.
     let follow = view.follow;
-    if let (Some(b), Some(lab)) = (follow, &lab) {
-        if b < lab.world.model.bodies.len() {
+    if let (Some(b), Some(lab)) = (follow, &lab)
+        && b < lab.world.model.bodies.len() {
             let s = view.to_screen(lab.position(b));
             let m = view.rect.size() * 0.2;
             let inner = Rect::from_corners(view.rect.min + m, view.rect.max - m);
@@ -142,7 +141,6 @@ fn place_camera(
             let ppm = view.ppm;
             view.center += DVec2::new(dx as f64, -dy as f64) / ppm;
         }
-    }
     let Ok((mut transform, mut projection)) = camera.single_mut() else { return };
     let d = view.rect.center() - view.window * 0.5;
     let cam = view.center - DVec2::new(d.x as f64, -d.y as f64) / view.ppm;

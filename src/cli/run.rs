@@ -35,7 +35,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
 
     let mut csv = args.csv.as_deref().map(|p| StepsCsv::create(p, &world.model)).transpose()?;
-    let mut events = args.events.as_deref().map(|p| EventsCsv::create(p)).transpose()?;
+    let mut events = args.events.as_deref().map(EventsCsv::create).transpose()?;
     let bar = progress(steps, &scene.name);
     let result = simulate(&mut world, dt, steps, &bar, |w, report| {
         if let Some(csv) = csv.as_mut() {

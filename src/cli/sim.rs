@@ -15,6 +15,8 @@ pub const MAX_STEPS: f64 = 1e8;
 /// error past [`MAX_STEPS`], before anything runs.
 pub fn step_count(duration: f64, dt: f64) -> Result<u64, CliError> {
     let n = ((duration / dt) * (1.0 - 1e-12)).ceil().max(1.0);
+    // Written so that a NaN (a zero or NaN step) is refused too.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     if !(n <= MAX_STEPS) {
         return Err(CliError::TooManySteps { steps: n, duration, dt });
     }

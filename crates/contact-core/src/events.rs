@@ -322,7 +322,8 @@ mod tests {
 
     #[test]
     fn illinois_finds_roots_and_stays_on_the_allowed_side() {
-        let cases: [(fn(f64) -> f64, f64); 3] =
+        type Case = (fn(f64) -> f64, f64);
+        let cases: [Case; 3] =
             [(|s| 0.3 - s, 0.3), (|s| 1.0 - (s * 4.0).exp() / 2.0, (2.0f64).ln() / 4.0), (|s| (0.1 - s).powi(3), 0.1)];
         for (f, root) in cases {
             let r = illinois(f, 0.0, f(0.0), 1.0, f(1.0));

@@ -568,6 +568,7 @@ mod tests {
         assert!(l.rounds.len() > 1, "the warm set was not the answer: pivots were needed");
         let a = g.mul(&l.lambda).iter().zip(&b2).map(|(x, y)| x - y).collect::<Vec<_>>();
         let scale = l.lambda.iter().fold(1.0_f64, |s, v| s.max(v.abs()));
+        #[allow(clippy::needless_range_loop)]
         for i in 0..m {
             assert!(l.lambda[i] >= 0.0, "λ_{i} = {}", l.lambda[i]);
             assert!(a[i] >= -slack - 1e-9 * scale, "a_{i} = {}", a[i]);

@@ -318,6 +318,8 @@ impl Envelope {
             let r = lkk.hypot(v[k]);
             let (c, s) = (r / lkk, v[k] / lkk);
             self.vals[dk] = r;
+            // Rows below k, read from three arrays at once.
+            #[allow(clippy::needless_range_loop)]
             for i in k + 1..=reach[k] {
                 if self.first[i] <= k {
                     let e = at(self, i, k);
@@ -364,8 +366,8 @@ impl Envelope {
         for i in 0..n {
             let (fi, si) = (self.first[i], self.start[i]);
             let mut s = y[i];
-            for j in fi..i {
-                s -= self.vals[si + (j - fi)] * y[j];
+            for (l, yj) in self.vals[si..si + (i - fi)].iter().zip(&y[fi..i]) {
+                s -= l * yj;
             }
             y[i] = s / self.vals[si + (i - fi)];
         }
@@ -373,8 +375,8 @@ impl Envelope {
             let (fi, si) = (self.first[i], self.start[i]);
             y[i] /= self.vals[si + (i - fi)];
             let xi = y[i];
-            for j in fi..i {
-                y[j] -= self.vals[si + (j - fi)] * xi;
+            for (yj, l) in y[fi..i].iter_mut().zip(&self.vals[si..si + (i - fi)]) {
+                *yj -= l * xi;
             }
         }
         y

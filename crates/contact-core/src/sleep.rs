@@ -179,22 +179,22 @@ impl Sleep {
         let nislands = island.iter().flatten().map(|i| i + 1).max().unwrap_or(0);
         // An island wakes when any of its bodies is awake or was disturbed.
         let mut wake = vec![false; nislands];
-        for b in 0..n {
-            let Some(i) = island[b] else { continue };
+        for (b, i) in island.iter().enumerate() {
+            let Some(i) = *i else { continue };
             wake[i] |= self.frozen[b].as_ref().is_none_or(|f| disturbed(model, state, b, f));
         }
         // Bodies woken here have been still for 0 s: their island stays awake.
         let mut ready = vec![true; nislands];
-        for b in 0..n {
-            let Some(i) = island[b] else { continue };
+        for (b, i) in island.iter().enumerate() {
+            let Some(i) = *i else { continue };
             if wake[i] {
                 self.wake(b, state, model);
                 ready[i] &= self.still[b] >= settings.time;
             }
         }
         // Islands all of whose bodies are awake and still long enough fall asleep.
-        for b in 0..n {
-            let Some(i) = island[b] else { continue };
+        for (b, i) in island.iter().enumerate() {
+            let Some(i) = *i else { continue };
             if ready[i] && self.frozen[b].is_none() {
                 let body = &model.bodies[b];
                 let (o, k) = (body.offset, body.dofs());

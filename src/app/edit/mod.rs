@@ -747,12 +747,11 @@ fn gestures(
             };
             let doc = ed.doc.as_ref().expect("on");
             let (a, b) = (from, other);
-            if ed.tool == Tool::Contact {
-                if let Some(c) = contact_between(doc, &a, &b) {
+            if ed.tool == Tool::Contact
+                && let Some(c) = contact_between(doc, &a, &b) {
                     status.warn(now, format!("{a} and {b} already have a contact: {c}"));
                     return;
                 }
-            }
             let fresh = |base: String| {
                 let model = &lab.world.model;
                 std::iter::once(base.clone())
@@ -816,11 +815,10 @@ fn gestures(
 
 /// Says why an edit was refused, if it was.
 fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
-    if !done {
-        if let Some(e) = &ed.error {
+    if !done
+        && let Some(e) = &ed.error {
             status.warn(now, format!("Refused: {e}"));
         }
-    }
 }
 
 /// Adds what `tool` places at `w` (snapped), selecting it.

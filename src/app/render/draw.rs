@@ -333,11 +333,10 @@ fn curve_range(curve: &Curve, world: &World, offset: usize, lo: DVec2, hi: DVec2
         Curve::Cycloid { .. } => (-std::f64::consts::PI, std::f64::consts::PI),
     };
     for c in &world.model.constraints {
-        if let Geometry::CoordBound { body, value, upper, .. } = c.geometry {
-            if world.model.bodies[body].offset == offset {
+        if let Geometry::CoordBound { body, value, upper, .. } = c.geometry
+            && world.model.bodies[body].offset == offset {
                 if upper { u1 = u1.max(value) } else { u0 = u0.min(value) }
             }
-        }
     }
     (u0, u1)
 }

@@ -171,11 +171,10 @@ impl EditPanel<'_, '_, '_> {
                 if let Some(text) = committed(ui, key(field.label), &field.value, 150.0, field.hint) {
                     match with_field(doc, item, field.label, &text) {
                         Ok(next) => {
-                            if field.label == "name" {
-                                if let Some(item) = item {
+                            if field.label == "name"
+                                && let Some(item) = item {
                                     ed.selected = Some(renamed(item, text.trim()));
                                 }
-                            }
                             self.actions.push(EditAction::Replace(Box::new(next)));
                         }
                         Err(e) => ed.error = Some(e),
@@ -548,12 +547,11 @@ fn curve_slot<'a>(c: &'a mut Curve, label: &str) -> Option<&'a mut f64> {
 fn bead_stops(doc: &SceneDoc, bead: &str) -> (Option<f64>, Option<f64>) {
     let mut out = (None, None);
     for c in &doc.file.constraints {
-        if let ConstraintSpec::BeadBound { body, min, max, .. } = c {
-            if body == bead {
+        if let ConstraintSpec::BeadBound { body, min, max, .. } = c
+            && body == bead {
                 out.0 = out.0.or(*min);
                 out.1 = out.1.or(*max);
             }
-        }
     }
     out
 }

@@ -82,6 +82,7 @@ fn style(ctx: &egui::Context) {
     ctx.set_visuals(egui::Visuals::dark());
 }
 
+#[allow(clippy::too_many_arguments)]
 fn layout(
     mut contexts: EguiContexts,
     mut data: PanelData,

@@ -115,7 +115,7 @@ impl Overlay<'_, '_, '_> {
                     let r = anchor.anchor_size(scr(*q + off), size).expand(3.0);
                     ![r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                         .into_iter()
-                        .any(|c| covered_at(c))
+                        .any(&covered_at)
                 };
                 // A point on the wall inside the view, as far as possible from the bodies.
                 let spot = [0.6, 0.35, 0.1, -0.1, -0.35, -0.6]

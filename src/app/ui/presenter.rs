@@ -15,7 +15,7 @@ pub const ZOOM: f32 = 1.5;
 /// The banner at the world view's top-left corner; returns where it is (the
 /// labels on the world keep clear of it).
 pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) -> Option<egui::Rect> {
-    let Some(lab) = data.lab.as_deref() else { return None };
+    let lab = data.lab.as_deref()?;
     let algorithm = lab.world.settings.algorithm;
     let handled: Vec<&str> = lab.report.as_ref().map_or(Vec::new(), |r| {
         (0..r.handled.len())

@@ -67,11 +67,10 @@ impl ScenePanel<'_, '_, '_> {
             if r.response.clicked() {
                 files.refresh_listing();
             }
-            if ui.small_button("⟳").on_hover_text("read the file again").clicked() {
-                if let Some(p) = current.clone() {
+            if ui.small_button("⟳").on_hover_text("read the file again").clicked()
+                && let Some(p) = current.clone() {
                     *self.open = Some(p);
                 }
-            }
         });
         ui.horizontal(|ui| {
             let edit = egui::TextEdit::singleline(&mut self.data.state.open_path)
