@@ -63,6 +63,8 @@ struct Frozen {
     qd: Vec<f64>,
     force: Vector2<f64>,
     mass: f64,
+    /// A ball grown or shrunk overlaps or leaves its neighbours: it wakes.
+    radius: f64,
 }
 
 /// The sleep state of every body, carried across steps (in the
@@ -203,6 +205,7 @@ impl Sleep {
                     qd: state.qd[o..o + k].to_vec(),
                     force: body.force,
                     mass: body.mass,
+                    radius: body.radius,
                 };
                 state.qd[o..o + k].iter_mut().for_each(|v| *v = 0.0);
                 self.frozen[b] = Some(f);
@@ -247,6 +250,7 @@ fn disturbed(model: &Model, state: &State, b: usize, f: &Frozen) -> bool {
     pulled
         || body.force != f.force
         || body.mass != f.mass
+        || body.radius != f.radius
         || state.q[o..o + k] != f.q[..]
         || state.qd[o..o + k].iter().any(|v| *v != 0.0)
 }

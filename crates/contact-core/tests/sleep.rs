@@ -52,6 +52,19 @@ fn a_settled_pile_sleeps_without_moving_or_solving_and_wakes_with_its_state() {
     assert_eq!((&w.state.q, &w.state.qd), (&last_awake.q, &last_awake.qd));
 }
 
+/// A sleeping ball made larger (the panel's radius) wakes its island, which
+/// pushes the overlap apart.
+#[test]
+fn a_sleeping_ball_grown_wakes_its_island() {
+    let (mut w, h) = pile(30);
+    until_asleep(&mut w, h, 4.0);
+    let b = w.model.body_index("p1").expect("the pile's first ball");
+    w.model.bodies[b].radius *= 1.05;
+    let r = w.step(h);
+    assert_eq!(w.sleep.sleeping_bodies(), 0, "the whole island woke");
+    assert!(r.solves > 0, "and is solved again");
+}
+
 #[test]
 fn a_push_on_one_ball_wakes_the_whole_island_and_it_falls_asleep_again() {
     let (mut w, h) = pile(30);
