@@ -187,6 +187,9 @@ const PREDICT_ROWS: usize = 128;
 /// straight to Dantzig's pivoting from the warm set, driving only the rows
 /// that violate by more than the warm slack (see the module docs).
 const LARGE_ISLAND: usize = 128;
+/// A large island's factor is made again in the island's order when pivots
+/// have grown it this many times past its size when last made.
+const REFACTOR_GROWTH: f64 = 1.5;
 /// Projected Gauss–Seidel sweeps of the prediction.
 const PREDICT_SWEEPS: usize = 30;
 
@@ -360,6 +363,11 @@ impl Work<'_> {
         let max_pivots = 20 * idx.len() + 20;
         let mut pivots = 0;
         let mut f = self.factor(lp, idx);
+        // Rows pushed by pivots go at the factor's end, their envelope back to
+        // their first neighbour: on a large island it widens, and every solve
+        // reads it. Factored again in the island's order, it is narrow.
+        let large = idx.len() > LARGE_ISLAND;
+        let mut base = f.stored();
         loop {
             let next = idx
                 .iter()
@@ -434,8 +442,11 @@ impl Work<'_> {
                 if entering {
                     lp.clamped[j] = true;
                     lp.a[j] = 0.0;
-                    if !f.push(self.graph, j, 0.0) {
+                    if !f.push(self.graph, j, 0.0)
+                        || (large && f.stored() as f64 > REFACTOR_GROWTH * base as f64 + idx.len() as f64)
+                    {
                         f = self.factor(lp, idx);
+                        base = f.stored();
                     }
                 } else {
                     lp.clamped[j] = false;
