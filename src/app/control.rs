@@ -86,9 +86,10 @@ fn keyboard(
     }
     for (i, k) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {
         if pressed(k)
-            && let Some(a) = algorithm_for_digit(i + 1) {
-                actions.write(LabAction::SetAlgorithm(a));
-            }
+            && let Some(a) = algorithm_for_digit(i + 1)
+        {
+            actions.write(LabAction::SetAlgorithm(a));
+        }
     }
 }
 
@@ -125,12 +126,11 @@ pub fn apply_actions(world: &mut World) {
             }
             LabAction::SetAlgorithm(a) => {
                 if let Some(mut lab) = world.get_resource_mut::<Lab>()
-                    && lab.world.settings.algorithm != a {
-                        lab.world.settings.algorithm = a;
-                        world
-                            .resource_mut::<Status>()
-                            .say(now, format!("Algorithm: {} (from the next step)", a.label()));
-                    }
+                    && lab.world.settings.algorithm != a
+                {
+                    lab.world.settings.algorithm = a;
+                    world.resource_mut::<Status>().say(now, format!("Algorithm: {} (from the next step)", a.label()));
+                }
             }
             LabAction::Restore(i) => {
                 timeline::restore(world, i);

@@ -120,17 +120,20 @@ pub fn mouse(
     };
 
     // Press.
-    if buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer
-        && let (Some(w), Some(s)) = (pointer.world, pointer.screen) {
-            drags.grab = if let Some(b) = tip_under(w) {
-                Some(Grab::ForceTip { body: b })
-            } else if let Some(b) = hovered {
-                info!("drag: grabbed {} at ({:.4}, {:.4})", lab.body_names[b], pos[b].x, pos[b].y);
-                Some(Grab::Body(Spring { body: b, target: w, force: DVec2::ZERO, peak: 0.0, start: pos[b] }))
-            } else {
-                Some(Grab::Pan { last: s })
-            };
-        }
+    if buttons.just_pressed(MouseButton::Left)
+        && pointer.in_view
+        && !claims.pointer
+        && let (Some(w), Some(s)) = (pointer.world, pointer.screen)
+    {
+        drags.grab = if let Some(b) = tip_under(w) {
+            Some(Grab::ForceTip { body: b })
+        } else if let Some(b) = hovered {
+            info!("drag: grabbed {} at ({:.4}, {:.4})", lab.body_names[b], pos[b].x, pos[b].y);
+            Some(Grab::Body(Spring { body: b, target: w, force: DVec2::ZERO, peak: 0.0, start: pos[b] }))
+        } else {
+            Some(Grab::Pan { last: s })
+        };
+    }
 
     // Move.
     match &mut drags.grab {
@@ -159,24 +162,23 @@ pub fn mouse(
 
     // Pin the dragged spring (right button or P).
     let pin_now = buttons.just_pressed(MouseButton::Right) || (keys.just_pressed(KeyCode::KeyP) && !claims.keyboard);
-    if pin_now
-        && let Some(Grab::Body(s)) = drags.grab {
-            drags.pins.push(s);
-            drags.grab = None;
-            status
-                .say(now, format!("Pinned a spring on {} (right-click its anchor to remove)", lab.body_names[s.body]));
-            return;
-        }
+    if pin_now && let Some(Grab::Body(s)) = drags.grab {
+        drags.pins.push(s);
+        drags.grab = None;
+        status.say(now, format!("Pinned a spring on {} (right-click its anchor to remove)", lab.body_names[s.body]));
+        return;
+    }
     // Remove a pinned spring (right button on its anchor or its body).
-    if buttons.just_pressed(MouseButton::Right) && pointer.in_view
-        && let Some(w) = pointer.world {
-            let near = view.world_len(10.0);
-            if let Some(i) = drags.pins.iter().position(|s| (s.target - w).length() <= near || Some(s.body) == hovered)
-            {
-                let s = drags.pins.remove(i);
-                status.say(now, format!("Removed the spring on {}", lab.body_names[s.body]));
-            }
+    if buttons.just_pressed(MouseButton::Right)
+        && pointer.in_view
+        && let Some(w) = pointer.world
+    {
+        let near = view.world_len(10.0);
+        if let Some(i) = drags.pins.iter().position(|s| (s.target - w).length() <= near || Some(s.body) == hovered) {
+            let s = drags.pins.remove(i);
+            status.say(now, format!("Removed the spring on {}", lab.body_names[s.body]));
         }
+    }
 
     // Release.
     if buttons.just_released(MouseButton::Left) {

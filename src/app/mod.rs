@@ -230,9 +230,10 @@ pub fn assets_dir() -> PathBuf {
     }
     let mut candidates = vec![PathBuf::from("assets")];
     if let Ok(exe) = std::env::current_exe()
-        && let Some(dir) = exe.parent() {
-            candidates.push(dir.join("assets"));
-        }
+        && let Some(dir) = exe.parent()
+    {
+        candidates.push(dir.join("assets"));
+    }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
     let found = candidates.iter().find(|c| c.join("scenes").is_dir()).cloned();
     let dir = found.unwrap_or_else(|| candidates.pop().unwrap_or_else(|| PathBuf::from("assets")));

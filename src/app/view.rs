@@ -108,39 +108,42 @@ fn place_camera(
     look: Option<Res<SceneLook>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
 ) {
-    if view.fit_pending && view.rect_known
-        && let Some(lab) = &lab {
-            let (lo, hi) = scene_bounds(lab);
-            view.fit(lo, hi);
-            view.fit_pending = false;
-            view.auto_fit = true;
-            // Where things are on screen: scripts (the end-to-end test) aim the mouse with it.
-            for (i, name) in lab.body_names.iter().enumerate() {
-                if is_dynamic(&lab.world, i) {
-                    let s = view.to_screen(lab.position(i));
-                    let r = lab.world.model.bodies[i].radius * view.ppm;
-                    info!("layout: {name} at window ({:.0}, {:.0}) px, radius {r:.0} px", s.x, s.y);
-                    let f = lab.world.model.bodies[i].force;
-                    if let (Some(look), true) = (look.as_ref(), f.x != 0.0 || f.y != 0.0) {
-                        let tip = lab.position(i) + DVec2::new(f.x, f.y) * look.force_scale;
-                        let t = view.to_screen(tip);
-                        info!("layout: {name} force tip at window ({:.0}, {:.0}) px", t.x, t.y);
-                    }
+    if view.fit_pending
+        && view.rect_known
+        && let Some(lab) = &lab
+    {
+        let (lo, hi) = scene_bounds(lab);
+        view.fit(lo, hi);
+        view.fit_pending = false;
+        view.auto_fit = true;
+        // Where things are on screen: scripts (the end-to-end test) aim the mouse with it.
+        for (i, name) in lab.body_names.iter().enumerate() {
+            if is_dynamic(&lab.world, i) {
+                let s = view.to_screen(lab.position(i));
+                let r = lab.world.model.bodies[i].radius * view.ppm;
+                info!("layout: {name} at window ({:.0}, {:.0}) px, radius {r:.0} px", s.x, s.y);
+                let f = lab.world.model.bodies[i].force;
+                if let (Some(look), true) = (look.as_ref(), f.x != 0.0 || f.y != 0.0) {
+                    let tip = lab.position(i) + DVec2::new(f.x, f.y) * look.force_scale;
+                    let t = view.to_screen(tip);
+                    info!("layout: {name} force tip at window ({:.0}, {:.0}) px", t.x, t.y);
                 }
             }
         }
+    }
     // Follow a body: pan just enough to keep it in the middle 60 % of the view.
     let follow = view.follow;
     if let (Some(b), Some(lab)) = (follow, &lab)
-        && b < lab.world.model.bodies.len() {
-            let s = view.to_screen(lab.position(b));
-            let m = view.rect.size() * 0.2;
-            let inner = Rect::from_corners(view.rect.min + m, view.rect.max - m);
-            let dx = (s.x - inner.max.x).max(0.0) + (s.x - inner.min.x).min(0.0);
-            let dy = (s.y - inner.max.y).max(0.0) + (s.y - inner.min.y).min(0.0);
-            let ppm = view.ppm;
-            view.center += DVec2::new(dx as f64, -dy as f64) / ppm;
-        }
+        && b < lab.world.model.bodies.len()
+    {
+        let s = view.to_screen(lab.position(b));
+        let m = view.rect.size() * 0.2;
+        let inner = Rect::from_corners(view.rect.min + m, view.rect.max - m);
+        let dx = (s.x - inner.max.x).max(0.0) + (s.x - inner.min.x).min(0.0);
+        let dy = (s.y - inner.max.y).max(0.0) + (s.y - inner.min.y).min(0.0);
+        let ppm = view.ppm;
+        view.center += DVec2::new(dx as f64, -dy as f64) / ppm;
+    }
     let Ok((mut transform, mut projection)) = camera.single_mut() else { return };
     let d = view.rect.center() - view.window * 0.5;
     let cam = view.center - DVec2::new(d.x as f64, -d.y as f64) / view.ppm;

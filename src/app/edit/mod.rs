@@ -155,7 +155,9 @@ impl Tool {
 
     pub fn hint(self) -> &'static str {
         match self {
-            Tool::Select => "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected",
+            Tool::Select => {
+                "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected"
+            }
             Tool::Ball | Tool::Particle | Tool::Anchor | Tool::FixedBall => "click where it goes",
             Tool::Wall => "drag a line: the wall's normal points to the left of it",
             Tool::HalfPlane => {
@@ -175,13 +177,33 @@ impl Tool {
 /// A gesture in progress (world coordinates, m).
 #[derive(Clone, Debug, PartialEq)]
 enum Gesture {
-    Move { body: String, grab: DVec2, to: DVec2 },
+    Move {
+        body: String,
+        grab: DVec2,
+        to: DVec2,
+    },
     /// A wall (or a half-plane) dragged along its normal.
-    Slide { item: Item, from: DVec2, to: DVec2 },
-    Line { from: DVec2, to: DVec2 },
-    Link { from: String, to: DVec2 },
-    Arrow { body: String, to: DVec2 },
-    Bead { from: DVec2, to: DVec2 },
+    Slide {
+        item: Item,
+        from: DVec2,
+        to: DVec2,
+    },
+    Line {
+        from: DVec2,
+        to: DVec2,
+    },
+    Link {
+        from: String,
+        to: DVec2,
+    },
+    Arrow {
+        body: String,
+        to: DVec2,
+    },
+    Bead {
+        from: DVec2,
+        to: DVec2,
+    },
 }
 
 /// What the user asks of edit mode (the toolbar, the panel, the keys).
@@ -498,9 +520,10 @@ fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
 /// The contact `a` and `b` already have: written in the file, or made by
 /// `ball_pairs` (two balls, not both fixed), said as the user reads it.
 fn contact_between(doc: &SceneDoc, a: &str, b: &str) -> Option<String> {
-    let written = doc.file.constraints.iter().find(|c| {
-        matches!(c, ConstraintSpec::Contact { a: x, b: y, .. } if (x == a && y == b) || (x == b && y == a))
-    });
+    let written =
+        doc.file.constraints.iter().find(
+            |c| matches!(c, ConstraintSpec::Contact { a: x, b: y, .. } if (x == a && y == b) || (x == b && y == a)),
+        );
     if let Some(c) = written {
         return Some(format!("`{}`", contact_core::scene::document::constraint_name(c)));
     }
@@ -544,9 +567,10 @@ fn item_under(lab: &Lab, doc: &SceneDoc, w: DVec2, slack: f64) -> Option<Item> {
         let t = if ab.length_squared() > 0.0 { ((w - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
         (w - (a + ab * t)).length()
     };
-    let walls = doc.file.walls.iter().filter_map(|wall| {
-        wall_line(wall.normal, wall.offset).map(|l| (to_line(l), Item::Wall(wall.name.clone())))
-    });
+    let walls =
+        doc.file.walls.iter().filter_map(|wall| {
+            wall_line(wall.normal, wall.offset).map(|l| (to_line(l), Item::Wall(wall.name.clone())))
+        });
     let constraints = doc.file.constraints.iter().filter_map(|c| {
         let name = Item::Constraint(contact_core::scene::document::constraint_name(c));
         match c {
@@ -629,7 +653,9 @@ fn gestures(
                 }
             }
             (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
-            (Tool::HalfPlane, _) if matches!(ed.selected, Some(Item::Body(_))) => Some(Gesture::Line { from: w, to: w }),
+            (Tool::HalfPlane, _) if matches!(ed.selected, Some(Item::Body(_))) => {
+                Some(Gesture::Line { from: w, to: w })
+            }
             (Tool::HalfPlane, _) => {
                 status.say(now, "half-plane: select its body first (S), then drag the line");
                 None
@@ -705,7 +731,11 @@ fn gestures(
             if let (Tool::HalfPlane, Some(Item::Body(body))) = (ed.tool, ed.selected.clone()) {
                 let name = (1..)
                     .map(|i| format!("h{i}"))
-                    .find(|n| doc.wall(n).is_none() && doc.constraint(n).is_none() && lab.world.model.constraint_index(n).is_none())
+                    .find(|n| {
+                        doc.wall(n).is_none()
+                            && doc.constraint(n).is_none()
+                            && lab.world.model.constraint_index(n).is_none()
+                    })
                     .expect("a free name");
                 // The body stays selected: a wedge is two lines for one particle.
                 return report(
@@ -748,10 +778,11 @@ fn gestures(
             let doc = ed.doc.as_ref().expect("on");
             let (a, b) = (from, other);
             if ed.tool == Tool::Contact
-                && let Some(c) = contact_between(doc, &a, &b) {
-                    status.warn(now, format!("{a} and {b} already have a contact: {c}"));
-                    return;
-                }
+                && let Some(c) = contact_between(doc, &a, &b)
+            {
+                status.warn(now, format!("{a} and {b} already have a contact: {c}"));
+                return;
+            }
             let fresh = |base: String| {
                 let model = &lab.world.model;
                 std::iter::once(base.clone())
@@ -815,10 +846,9 @@ fn gestures(
 
 /// Says why an edit was refused, if it was.
 fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
-    if !done
-        && let Some(e) = &ed.error {
-            status.warn(now, format!("Refused: {e}"));
-        }
+    if !done && let Some(e) = &ed.error {
+        status.warn(now, format!("Refused: {e}"));
+    }
 }
 
 /// Adds what `tool` places at `w` (snapped), selecting it.

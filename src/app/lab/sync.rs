@@ -143,10 +143,11 @@ fn sync_components_from_core(world: &mut World) {
         let ineq = core.model.constraints[k].is_inequality();
         let mut s = ConstraintStatus::initial(g[k], ineq, core.settings.tol.active);
         if let Some(r) = &report
-            && r.g.len() == g.len() {
-                s.lambda = r.lambda[k];
-                s.tendency = r.tendency[k];
-            }
+            && r.g.len() == g.len()
+        {
+            s.lambda = r.lambda[k];
+            s.tendency = r.tendency[k];
+        }
         if core.active_set.handled.get(k).copied().unwrap_or(false) {
             s.handled = true;
             s.state = ConstraintState::Handled;

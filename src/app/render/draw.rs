@@ -334,9 +334,10 @@ fn curve_range(curve: &Curve, world: &World, offset: usize, lo: DVec2, hi: DVec2
     };
     for c in &world.model.constraints {
         if let Geometry::CoordBound { body, value, upper, .. } = c.geometry
-            && world.model.bodies[body].offset == offset {
-                if upper { u1 = u1.max(value) } else { u0 = u0.min(value) }
-            }
+            && world.model.bodies[body].offset == offset
+        {
+            if upper { u1 = u1.max(value) } else { u0 = u0.min(value) }
+        }
     }
     (u0, u1)
 }

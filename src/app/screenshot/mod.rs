@@ -150,10 +150,9 @@ fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotReque
                   lab: Option<Res<Lab>>,
                   view: Res<ViewTransform>,
                   on_screen: Res<OnScreen>| {
-                if check
-                    && let (Some(lab), Ok(img)) = (lab, captured.image.clone().try_into_dynamic()) {
-                        script.failed |= !check_view(&img.to_rgb8(), &lab, &view, &on_screen);
-                    }
+                if check && let (Some(lab), Ok(img)) = (lab, captured.image.clone().try_into_dynamic()) {
+                    script.failed |= !check_view(&img.to_rgb8(), &lab, &view, &on_screen);
+                }
                 save(captured);
                 status.say(real.elapsed_secs_f64(), format!("Screenshot saved to {}", path.display()));
                 if scripted {

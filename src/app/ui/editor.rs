@@ -7,12 +7,12 @@
 //! file would refuse, is named and refused, and the document stays as it was.
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::{Algorithm, Curve};
-use contact_core::scene::document::constraint_name;
 use contact_core::impulse::ImpulseMode;
+use contact_core::scene::document::constraint_name;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec, PlotSpec, ViewSpec};
-use contact_core::settings::Integrator;
 use contact_core::scene::{Item, SceneDoc};
+use contact_core::settings::Integrator;
+use contact_core::{Algorithm, Curve};
 
 use super::data::PanelData;
 use crate::app::edit::{BeadCurve, EditAction, Tool};
@@ -122,13 +122,11 @@ impl EditPanel<'_, '_, '_> {
         let Some(item) = ed.selected.clone() else {
             ui.label(RichText::new("Scene").strong());
             let mut algorithm = doc.file.solver.algorithm;
-            egui::ComboBox::from_label("algorithm saved")
-                .selected_text(algorithm.label())
-                .show_ui(ui, |ui| {
-                    for a in Algorithm::ALL {
-                        ui.selectable_value(&mut algorithm, a, a.label());
-                    }
-                });
+            egui::ComboBox::from_label("algorithm saved").selected_text(algorithm.label()).show_ui(ui, |ui| {
+                for a in Algorithm::ALL {
+                    ui.selectable_value(&mut algorithm, a, a.label());
+                }
+            });
             if algorithm != doc.file.solver.algorithm {
                 let mut next = doc.clone();
                 next.file.solver.algorithm = algorithm;
@@ -172,9 +170,10 @@ impl EditPanel<'_, '_, '_> {
                     match with_field(doc, item, field.label, &text) {
                         Ok(next) => {
                             if field.label == "name"
-                                && let Some(item) = item {
-                                    ed.selected = Some(renamed(item, text.trim()));
-                                }
+                                && let Some(item) = item
+                            {
+                                ed.selected = Some(renamed(item, text.trim()));
+                            }
                             self.actions.push(EditAction::Replace(Box::new(next)));
                         }
                         Err(e) => ed.error = Some(e),
@@ -256,7 +255,9 @@ impl EditPanel<'_, '_, '_> {
                 });
             }
             if ui.small_button("+ plot").on_hover_text("a plot of the kinetic energy, to change").clicked() {
-                next.file.plots.push(PlotSpec { title: "Kinetic energy".into(), series: vec!["kinetic_energy".into()] });
+                next.file
+                    .plots
+                    .push(PlotSpec { title: "Kinetic energy".into(), series: vec!["kinetic_energy".into()] });
                 changed = true;
             }
             if changed {
@@ -283,13 +284,16 @@ impl EditPanel<'_, '_, '_> {
                 .id_salt(("edit-list", title))
                 .default_open(items.len() <= 12)
                 .show(ui, |ui| {
-                    egui::ScrollArea::vertical().max_height(140.0).id_salt(("edit-list-scroll", title)).show(ui, |ui| {
-                        for item in items {
-                            if ui.selectable_label(false, item.name()).clicked() {
-                                ed.selected = Some(item);
+                    egui::ScrollArea::vertical().max_height(140.0).id_salt(("edit-list-scroll", title)).show(
+                        ui,
+                        |ui| {
+                            for item in items {
+                                if ui.selectable_label(false, item.name()).clicked() {
+                                    ed.selected = Some(item);
+                                }
                             }
-                        }
-                    });
+                        },
+                    );
                 });
         }
     }
@@ -420,7 +424,12 @@ fn fields_of(doc: &SceneDoc, item: &Item) -> Option<(&'static str, Vec<Field>)> 
             }
             ConstraintSpec::Rod { a, b, length, .. } => (
                 "rod",
-                vec![text("name", name), text("a", a), text("b", b), opt("length", *length, "blank: the distance at the start")],
+                vec![
+                    text("name", name),
+                    text("a", a),
+                    text("b", b),
+                    opt("length", *length, "blank: the distance at the start"),
+                ],
             ),
             ConstraintSpec::Rope { a, b, length, restitution, .. } => (
                 "rope",
@@ -481,7 +490,12 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
             vec![text("name", name), num("position.x", position.0), num("position.y", position.1)]
         }
         BodySpec::FixedBall { name, position, radius } => {
-            vec![text("name", name), num("position.x", position.0), num("position.y", position.1), num("radius", *radius)]
+            vec![
+                text("name", name),
+                num("position.x", position.0),
+                num("position.y", position.1),
+                num("radius", *radius),
+            ]
         }
     }
 }
@@ -548,10 +562,11 @@ fn bead_stops(doc: &SceneDoc, bead: &str) -> (Option<f64>, Option<f64>) {
     let mut out = (None, None);
     for c in &doc.file.constraints {
         if let ConstraintSpec::BeadBound { body, min, max, .. } = c
-            && body == bead {
-                out.0 = out.0.or(*min);
-                out.1 = out.1.or(*max);
-            }
+            && body == bead
+        {
+            out.0 = out.0.or(*min);
+            out.1 = out.1.or(*max);
+        }
     }
     out
 }
@@ -561,7 +576,9 @@ fn bead_stops(doc: &SceneDoc, bead: &str) -> (Option<f64>, Option<f64>) {
 /// `None`, removed.
 fn set_bead_stop(doc: &mut SceneDoc, bead: &str, low: bool, v: Option<f64>) {
     let at = doc.file.constraints.iter().position(|c| match c {
-        ConstraintSpec::BeadBound { body, min, max, .. } => body == bead && if low { min.is_some() } else { max.is_some() },
+        ConstraintSpec::BeadBound { body, min, max, .. } => {
+            body == bead && if low { min.is_some() } else { max.is_some() }
+        }
         _ => false,
     });
     match (at, v) {
@@ -590,7 +607,13 @@ fn set_bead_stop(doc: &mut SceneDoc, bead: &str, low: bool, v: Option<f64>) {
         (None, Some(v)) => {
             let name = doc.fresh_constraint_name(&format!("{bead}_{}", if low { "min" } else { "max" }));
             let (min, max) = if low { (Some(v), None) } else { (None, Some(v)) };
-            doc.file.constraints.push(ConstraintSpec::BeadBound { name, body: bead.into(), min, max, restitution: None });
+            doc.file.constraints.push(ConstraintSpec::BeadBound {
+                name,
+                body: bead.into(),
+                min,
+                max,
+                restitution: None,
+            });
         }
         (None, None) => {}
     }
@@ -607,7 +630,9 @@ fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) -> R
             let (list, index) = match item {
                 Item::Body(n) => ("bodies", doc.body_names().iter().position(|b| b == n)),
                 Item::Wall(n) => ("walls", doc.file.walls.iter().position(|w| w.name == *n)),
-                Item::Constraint(n) => ("constraints", doc.file.constraints.iter().position(|c| constraint_name(c) == *n)),
+                Item::Constraint(n) => {
+                    ("constraints", doc.file.constraints.iter().position(|c| constraint_name(c) == *n))
+                }
             };
             format!("{list}[{}].{label}", index.ok_or("it is gone")?)
         }
@@ -836,7 +861,9 @@ mod tests {
         assert_eq!(stops(&d), ("-2.6".into(), "1.2".into()));
         let moved = with_field(&d, Some(&bead), "stop.max", "1.5").unwrap();
         assert_eq!(stops(&moved), ("-2.6".into(), "1.5".into()));
-        assert!(matches!(moved.constraint("stop_right"), Some(ConstraintSpec::BeadBound { max: Some(m), .. }) if *m == 1.5));
+        assert!(
+            matches!(moved.constraint("stop_right"), Some(ConstraintSpec::BeadBound { max: Some(m), .. }) if *m == 1.5)
+        );
         // Blank: the stop goes, with the plots' series that named it.
         let gone = with_field(&moved, Some(&bead), "stop.max", "").unwrap();
         assert!(gone.constraint("stop_right").is_none());
@@ -880,7 +907,12 @@ mod tests {
             for field in fields_of(&k, &bead).unwrap().1.iter().filter(|f| f.label.starts_with("curve.")) {
                 let next = with_field(&k, Some(&bead), field.label, "0.75").unwrap();
                 let back = fields_of(&next, &bead).unwrap().1;
-                assert_eq!(back.iter().find(|f| f.label == field.label).unwrap().value, "0.75", "{kind} {}", field.label);
+                assert_eq!(
+                    back.iter().find(|f| f.label == field.label).unwrap().value,
+                    "0.75",
+                    "{kind} {}",
+                    field.label
+                );
             }
         }
         let e = with_field(&d, Some(&bead), "curve", "spiral").unwrap_err();

@@ -68,9 +68,10 @@ impl ScenePanel<'_, '_, '_> {
                 files.refresh_listing();
             }
             if ui.small_button("⟳").on_hover_text("read the file again").clicked()
-                && let Some(p) = current.clone() {
-                    *self.open = Some(p);
-                }
+                && let Some(p) = current.clone()
+            {
+                *self.open = Some(p);
+            }
         });
         ui.horizontal(|ui| {
             let edit = egui::TextEdit::singleline(&mut self.data.state.open_path)

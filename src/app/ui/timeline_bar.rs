@@ -79,15 +79,18 @@ impl TimelineBar<'_, '_, '_> {
             }
             let xn = x_of(now);
             p.circle_filled(egui::pos2(xn, rect.center().y), 7.0, egui::Color32::from_rgb(150, 200, 255));
-            if (resp.dragged() || resp.clicked()) && !tl.snaps.is_empty()
-                && let Some(pos) = resp.interact_pointer_pos() {
-                    let u = ((pos.x - rect.min.x) / rect.width()).clamp(0.0, 1.0) as f64;
-                    let t = t0 + u * span;
-                    if let Some(i) = tl.index_at(t)
-                        && (Some(i) != tl.current() || tl.cursor.is_none()) {
-                            self.actions.push(LabAction::Restore(i));
-                        }
+            if (resp.dragged() || resp.clicked())
+                && !tl.snaps.is_empty()
+                && let Some(pos) = resp.interact_pointer_pos()
+            {
+                let u = ((pos.x - rect.min.x) / rect.width()).clamp(0.0, 1.0) as f64;
+                let t = t0 + u * span;
+                if let Some(i) = tl.index_at(t)
+                    && (Some(i) != tl.current() || tl.cursor.is_none())
+                {
+                    self.actions.push(LabAction::Restore(i));
                 }
+            }
             resp.on_hover_text(
                 "drag to go back in time: restores that exact state (white ticks: rewinds to a first activation)",
             );

@@ -102,7 +102,9 @@ impl SceneDoc {
         let f = &self.file;
         let field = |name: &str| line.starts_with(&format!("{name}:"));
         if field("walls") {
-            return vec!["Each wall holds every ball: one half-plane constraint per wall and ball, named WALL:BALL.".into()];
+            return vec![
+                "Each wall holds every ball: one half-plane constraint per wall and ball, named WALL:BALL.".into(),
+            ];
         }
         if field("ball_pairs") {
             return vec!["A contact for every pair of balls, named A-B.".into()];
@@ -155,7 +157,8 @@ impl SceneDoc {
             let explicit: Vec<String> = file.bodies.iter().map(body_name).map(str::to_string).collect();
             let generated: Vec<_> = model.bodies.iter().filter(|b| !explicit.contains(&b.name)).collect();
             if let Some(b) = generated.first() {
-                let note = format!("The {} balls of the pile ({}), written out one by one.", generated.len(), pile.prefix);
+                let note =
+                    format!("The {} balls of the pile ({}), written out one by one.", generated.len(), pile.prefix);
                 notes.push((b.name.clone(), note));
             }
             for b in generated {
