@@ -187,9 +187,6 @@ const PREDICT_ROWS: usize = 128;
 /// straight to Dantzig's pivoting from the warm set, driving only the rows
 /// that violate by more than the warm slack (see the module docs).
 const LARGE_ISLAND: usize = 128;
-/// A large island's factor is made again in the island's order when pivots
-/// have grown it this many times past its size when last made.
-const REFACTOR_GROWTH: f64 = 1.5;
 /// Projected Gauss–Seidel sweeps of the prediction.
 const PREDICT_SWEEPS: usize = 30;
 
@@ -365,9 +362,12 @@ impl Work<'_> {
         let mut f = self.factor(lp, idx);
         // Rows pushed by pivots go at the factor's end, their envelope back to
         // their first neighbour: on a large island it widens, and every solve
-        // reads it. Factored again in the island's order, it is narrow.
+        // reads it. Factored again in the island's order, it is narrow; that
+        // is done when the solves have read as many entries more than the
+        // narrow factor as the factorization takes (a rent-or-buy rule: at
+        // most twice the better of the two, whatever the pivots to come).
         let large = idx.len() > LARGE_ISLAND;
-        let mut base = f.stored();
+        let (mut base, mut cost, mut extra) = (f.stored(), f.factor_work(), 0);
         loop {
             let next = idx
                 .iter()
@@ -390,6 +390,7 @@ impl Work<'_> {
                     }
                 }
                 let x = f.solve(&rhs);
+                extra += f.stored().saturating_sub(base);
                 let mut support: Vec<(usize, f64)> = f.order.iter().copied().zip(x).collect();
                 support.push((d, 1.0));
                 // Δa = A Δλ on the rows the support touches.
@@ -442,11 +443,9 @@ impl Work<'_> {
                 if entering {
                     lp.clamped[j] = true;
                     lp.a[j] = 0.0;
-                    if !f.push(self.graph, j, 0.0)
-                        || (large && f.stored() as f64 > REFACTOR_GROWTH * base as f64 + idx.len() as f64)
-                    {
+                    if !f.push(self.graph, j, 0.0) || (large && extra > cost) {
                         f = self.factor(lp, idx);
-                        base = f.stored();
+                        (base, cost, extra) = (f.stored(), f.factor_work(), 0);
                     }
                 } else {
                     lp.clamped[j] = false;
