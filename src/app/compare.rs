@@ -330,10 +330,19 @@ fn record_penetration(lab: &Lab, compare: &mut Compare) {
 
 /// A restore or a reset forks the lanes again from the new state (at the next
 /// `Update`); a new scene ends compare mode.
-fn follow_jumps(mut jumped: MessageReader<StateJumped>, mut compare: ResMut<Compare>) {
+fn follow_jumps(
+    mut jumped: MessageReader<StateJumped>,
+    mut compare: ResMut<Compare>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
     let mut any = false;
     for j in jumped.read() {
         if j.new_scene {
+            if compare.on {
+                // Said, not silent: edit mode and the scene picker both end it.
+                status.say(real.elapsed_secs_f64(), "Compare mode left: a new scene has one lane (C compares again)");
+            }
             compare.on = false;
             compare.lanes.clear();
             return;
