@@ -729,14 +729,7 @@ fn gestures(
             let n = along.perp().normalize();
             let doc = ed.doc.as_ref().expect("on");
             if let (Tool::HalfPlane, Some(Item::Body(body))) = (ed.tool, ed.selected.clone()) {
-                let name = (1..)
-                    .map(|i| format!("h{i}"))
-                    .find(|n| {
-                        doc.wall(n).is_none()
-                            && doc.constraint(n).is_none()
-                            && lab.world.model.constraint_index(n).is_none()
-                    })
-                    .expect("a free name");
+                let name = free_name(doc, &lab, (1..).map(|i| format!("h{i}")));
                 // The body stays selected: a wedge is two lines for one particle.
                 return report(
                     edit(ed, &origin, &mut install, |d| {
@@ -753,10 +746,7 @@ fn gestures(
                     now,
                 );
             }
-            let name = (1..)
-                .map(|i| format!("wall{i}"))
-                .find(|n| doc.wall(n).is_none() && doc.constraint(n).is_none())
-                .expect("a free name");
+            let name = free_name(doc, &lab, (1..).map(|i| format!("wall{i}")));
             let done = edit(ed, &origin, &mut install, |d| {
                 d.file.walls.push(WallSpec {
                     name: name.clone(),
@@ -784,11 +774,7 @@ fn gestures(
                 return;
             }
             let fresh = |base: String| {
-                let model = &lab.world.model;
-                std::iter::once(base.clone())
-                    .chain((2..).map(|i| format!("{base}_{i}")))
-                    .find(|n| doc.fresh_constraint_name(n) == *n && model.constraint_index(n).is_none())
-                    .expect("a free name")
+                free_name(doc, &lab, std::iter::once(base.clone()).chain((2..).map(|i| format!("{base}_{i}"))))
             };
             let (name, spec) = match ed.tool {
                 Tool::Rope => {
@@ -842,6 +828,12 @@ fn gestures(
         }
     };
     report(done, ed, &mut status, now);
+}
+
+/// The first of `candidates` no wall or written constraint of `doc` has, nor
+/// a row of the installed model (the generated `WALL:BALL`, `A-B`).
+fn free_name(doc: &SceneDoc, lab: &Lab, mut candidates: impl Iterator<Item = String>) -> String {
+    candidates.find(|n| !doc.name_taken(n) && lab.world.model.constraint_index(n).is_none()).expect("a free name")
 }
 
 /// Says why an edit was refused, if it was.

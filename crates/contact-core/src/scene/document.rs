@@ -363,18 +363,16 @@ impl SceneDoc {
         self.file.constraints.iter_mut().find(|c| constraint_name(c) == name)
     }
 
-    /// A name not used yet by a wall or a constraint: `base`, `base2`, …
+    /// Whether a wall or a written constraint has the name `n`.
+    pub fn name_taken(&self, n: &str) -> bool {
+        self.wall(n).is_some() || self.constraint(n).is_some()
+    }
+
+    /// A name not used yet by a wall or a constraint: `base`, `base_2`, …
     pub fn fresh_constraint_name(&self, base: &str) -> String {
-        let used: Vec<String> = self
-            .file
-            .walls
-            .iter()
-            .map(|w| w.name.clone())
-            .chain(self.file.constraints.iter().map(constraint_name))
-            .collect();
         std::iter::once(base.to_string())
             .chain((2..).map(|i| format!("{base}_{i}")))
-            .find(|n| !used.contains(n))
+            .find(|n| !self.name_taken(n))
             .expect("a free name")
     }
 
