@@ -27,6 +27,8 @@
 //! its constraints), `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
 
+pub mod fields;
+
 use std::path::PathBuf;
 
 use bevy::math::DVec2;
