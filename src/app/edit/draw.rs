@@ -1,0 +1,121 @@
+//! Edit mode over the world: the selection (a body's ring, a wall's line
+//! across the view with its normal, a link's double line) and the gesture in
+//! progress (the moved body, the wall or link being drawn, the force arrow,
+//! the bead's curve).
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use contact_core::Curve;
+use contact_core::scene::Item;
+use contact_core::scene::schema::ConstraintSpec;
+
+use super::geometry::{bead_curve, wall_line};
+use super::{Editor, Gesture, body_at, link_ends, plane};
+use crate::app::lab::gizmo::{arrow, dashed, f};
+use crate::app::lab::{Lab, ViewTransform, palette};
+
+/// The selection and the gesture in progress, over the world.
+pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, view: Res<ViewTransform>) {
+    let Some(lab) = lab else { return };
+    if !editor.on || editor.doc.is_none() {
+        return;
+    }
+    let px = |n: f64| view.world_len(n);
+    let color = palette::bevy([255, 210, 90]);
+    let doc = editor.doc.as_ref().expect("checked above");
+    // A wall's line across the window, through the point nearest the view's centre.
+    let across = |g: &mut Gizmos, (p, n): (DVec2, DVec2)| {
+        let at = view.center - n * (view.center - p).dot(n);
+        let t = n.perp() * px(f64::from(view.window.length()));
+        g.line_2d(f(at - t), f(at + t), color);
+        arrow(g, at, n * px(30.0), px(8.0), color);
+    };
+    match &editor.selected {
+        Some(Item::Body(name)) => {
+            if let Some((p, r)) = body_at(&lab, name) {
+                g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+            }
+        }
+        Some(Item::Wall(name)) => {
+            if let Some(l) = doc.wall(name).and_then(|w| wall_line(w.normal, w.offset)) {
+                across(&mut g, l);
+            }
+        }
+        Some(Item::Constraint(name)) => match doc.constraint(name) {
+            Some(ConstraintSpec::HalfPlane { normal, offset, .. }) => {
+                if let Some(l) = wall_line(*normal, *offset) {
+                    across(&mut g, l);
+                }
+            }
+            Some(ConstraintSpec::BeadBound { body, .. }) => {
+                if let Some((p, r)) = body_at(&lab, body) {
+                    g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
+                }
+            }
+            Some(c) => {
+                if let Some((a, b)) = link_ends(&lab, c) {
+                    let side = (b - a).perp().try_normalize().unwrap_or(DVec2::Y) * px(3.0);
+                    for s in [-1.0, 1.0] {
+                        g.line_2d(f(a + side * s), f(b + side * s), color);
+                    }
+                }
+            }
+            None => {}
+        },
+        None => {}
+    }
+    match &editor.gesture {
+        Some(Gesture::Move { body, to, .. }) => {
+            if let Some((p, r)) = body_at(&lab, body) {
+                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
+                g.circle_2d(Isometry2d::from_translation(f(*to)), r.max(px(4.0)) as f32, color).resolution(48);
+            }
+        }
+        Some(Gesture::Slide { item, from, to }) => {
+            if let Some(((p, n), shift)) = plane(doc, item).and_then(|(normal, offset)| {
+                let line = wall_line(normal, offset)?;
+                Some((line, line.1.dot(*to - *from)))
+            }) {
+                let moved = (p + n * shift, n);
+                across(&mut g, moved);
+            }
+        }
+        Some(Gesture::Line { from, to }) => {
+            g.line_2d(f(*from), f(*to), color);
+            if let Some(n) = (*to - *from).perp().try_normalize() {
+                arrow(&mut g, (*from + *to) / 2.0, n * px(30.0), px(8.0), color);
+            }
+        }
+        Some(Gesture::Link { from, to }) => {
+            if let Some((p, _)) = body_at(&lab, from) {
+                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
+            }
+        }
+        Some(Gesture::Arrow { body, to }) => {
+            if let Some((p, _)) = body_at(&lab, body) {
+                arrow(&mut g, p, *to - p, px(10.0), color);
+            }
+        }
+        Some(Gesture::Bead { from, to }) => {
+            // The curve the release would make, sampled.
+            let (curve, u0) = bead_curve(editor.bead_curve, *from, *to);
+            let span = match curve {
+                Curve::Segment { .. } => (0.0, 1.0),
+                Curve::CircleArc { .. } => (u0, u0 + std::f64::consts::TAU),
+                Curve::Parabola { .. } => (-u0.abs().max(1e-3), u0.abs().max(1e-3)),
+                Curve::Cycloid { .. } => (-std::f64::consts::PI, std::f64::consts::PI),
+            };
+            let at = |u: f64| {
+                let p = curve.point(u);
+                DVec2::new(p.x, p.y)
+            };
+            for i in 0..64 {
+                let (a, b) = (i as f64 / 64.0, (i + 1) as f64 / 64.0);
+                let u = |s: f64| span.0 + s * (span.1 - span.0);
+                g.line_2d(f(at(u(a))), f(at(u(b))), color);
+            }
+            g.circle_2d(Isometry2d::from_translation(f(at(u0))), px(5.0) as f32, color);
+        }
+        None => {}
+    }
+}
