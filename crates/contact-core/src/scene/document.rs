@@ -61,8 +61,9 @@ impl SceneDoc {
     /// comments above `Scene(` become the header, those above a body's line
     /// its note.
     pub fn parse(text: &str, origin: &str) -> Result<SceneDoc, SceneError> {
-        parse(text, origin, &Overrides::default())?;
-        let (file, _) = super::from_ron::<SceneFile>(text, origin)?;
+        // What `super::parse` does, keeping the file: the RON is read once.
+        let (file, locator) = super::from_ron::<SceneFile>(text, origin)?;
+        super::build::build(file.clone(), &Overrides::default(), &super::build::Ctx { origin, locator: &locator })?;
         let (header, notes) = comments(text, &file);
         Ok(SceneDoc { file, header, notes })
     }
@@ -116,12 +117,8 @@ impl SceneDoc {
         if field("start_tolerance") {
             return vec!["How far the start may violate a constraint: the run's penetrations at that instant.".into()];
         }
-        let is_body = ["Particle(", "Ball(", "Bead(", "Anchor(", "FixedBall("].iter().any(|k| line.starts_with(k));
-        self.notes
-            .iter()
-            .filter(|(body, _)| is_body && line.contains(&format!("(name: \"{body}\"")))
-            .map(|(_, note)| note.clone())
-            .collect()
+        let Some(name) = body_line_name(line) else { return Vec::new() };
+        self.notes.iter().filter(|(body, _)| body == name).map(|(_, note)| note.clone()).collect()
     }
 
     /// Checks the document as the file it would be (named `origin` in errors)
@@ -133,8 +130,10 @@ impl SceneDoc {
     /// Writes the document to `path`, after checking it loads.
     pub fn save(&self, path: &Path) -> Result<Scene, SceneError> {
         let origin = path.display().to_string();
-        let scene = self.check(&origin)?;
-        std::fs::write(path, self.to_ron()).map_err(|e| SceneError {
+        // The text checked is the text written.
+        let text = self.to_ron();
+        let scene = parse(&text, &origin, &Overrides::default())?;
+        std::fs::write(path, text).map_err(|e| SceneError {
             file: origin,
             line: None,
             column: None,
@@ -391,7 +390,7 @@ impl SceneDoc {
 /// header), and those above a body's line (that body's notes). Others are
 /// the generated parts' and are written anew.
 fn comments(text: &str, file: &SceneFile) -> (Vec<String>, Vec<(String, String)>) {
-    let names: Vec<&str> = file.bodies.iter().map(body_name).collect();
+    let names: std::collections::HashSet<&str> = file.bodies.iter().map(body_name).collect();
     let (mut header, mut notes, mut pending) = (Vec::new(), Vec::new(), Vec::new());
     let mut first = true;
     for line in text.lines().map(str::trim) {
@@ -407,13 +406,21 @@ fn comments(text: &str, file: &SceneFile) -> (Vec<String>, Vec<(String, String)>
             first = false;
             continue;
         }
-        let body = names.iter().find(|n| line.contains(&format!("(name: \"{n}\"")));
-        match body {
+        match body_line_name(line).filter(|n| names.contains(n)) {
             Some(n) => notes.extend(pending.drain(..).map(|c| (n.to_string(), c))),
             None => pending.clear(),
         }
     }
     (header, notes)
+}
+
+/// The body a line of a saved file writes (`Ball(name: "b1", …`), if it
+/// writes one.
+fn body_line_name(line: &str) -> Option<&str> {
+    let rest = ["Particle", "Ball", "Bead", "Anchor", "FixedBall"]
+        .iter()
+        .find_map(|kind| line.strip_prefix(kind)?.strip_prefix("(name: \""))?;
+    rest.split_once('"').map(|(name, _)| name)
 }
 
 /// The deepest violation of any constraint, or overlap of two round bodies
