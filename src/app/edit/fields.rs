@@ -13,6 +13,8 @@ use contact_core::scene::document::constraint_name;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec};
 use contact_core::scene::{Item, SceneDoc};
 
+use super::BeadCurve;
+
 /// One field of the inspector: its label (the file's field name), its text,
 /// and what a blank means for an optional one.
 pub struct Field {
@@ -167,7 +169,11 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
         ],
         BodySpec::Bead { name, curve, u, u_dot, mass, radius, force, damping } => vec![
             text("name", name),
-            Field { label: "curve", value: curve_kind(curve).into(), hint: "segment, circle, parabola or cycloid" },
+            Field {
+                label: "curve",
+                value: BeadCurve::of(curve).label().into(),
+                hint: "segment, circle, parabola or cycloid",
+            },
         ]
         .into_iter()
         .chain(curve_fields(curve))
@@ -195,15 +201,6 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
     }
 }
 
-fn curve_kind(c: &Curve) -> &'static str {
-    match c {
-        Curve::Segment { .. } => "segment",
-        Curve::CircleArc { .. } => "circle",
-        Curve::Parabola { .. } => "parabola",
-        Curve::Cycloid { .. } => "cycloid",
-    }
-}
-
 /// A bead's curve's numbers (`curve.a.x`, `curve.radius`, …).
 fn curve_fields(c: &Curve) -> Vec<Field> {
     match c {
@@ -222,16 +219,16 @@ fn curve_fields(c: &Curve) -> Vec<Field> {
     }
 }
 
-/// The curve `kind` through about the same place as `c`: its first point kept.
+/// The curve of kind `kind` (a [`BeadCurve::label`]) through about the same
+/// place as `c`: its first point kept.
 fn curve_of_kind(c: &Curve, kind: &str) -> Option<Curve> {
     let p = c.point(0.0);
     let at = (p.x, p.y);
-    Some(match kind {
-        "segment" => Curve::Segment { a: at, b: (at.0 + 1.0, at.1) },
-        "circle" => Curve::CircleArc { center: at, radius: 0.5 },
-        "parabola" => Curve::Parabola { vertex: at, k: 1.0 },
-        "cycloid" => Curve::Cycloid { origin: at, r: 0.5 },
-        _ => return None,
+    Some(match BeadCurve::named(kind)? {
+        BeadCurve::Segment => Curve::Segment { a: at, b: (at.0 + 1.0, at.1) },
+        BeadCurve::Circle => Curve::CircleArc { center: at, radius: 0.5 },
+        BeadCurve::Parabola => Curve::Parabola { vertex: at, k: 1.0 },
+        BeadCurve::Cycloid => Curve::Cycloid { origin: at, r: 0.5 },
     })
 }
 

@@ -25,6 +25,21 @@ impl BeadCurve {
             BeadCurve::Cycloid => "cycloid",
         }
     }
+
+    /// The kind of `curve`.
+    pub fn of(curve: &Curve) -> BeadCurve {
+        match curve {
+            Curve::Segment { .. } => BeadCurve::Segment,
+            Curve::CircleArc { .. } => BeadCurve::Circle,
+            Curve::Parabola { .. } => BeadCurve::Parabola,
+            Curve::Cycloid { .. } => BeadCurve::Cycloid,
+        }
+    }
+
+    /// The kind whose [`BeadCurve::label`] is `label`.
+    pub fn named(label: &str) -> Option<BeadCurve> {
+        BeadCurve::ALL.into_iter().find(|k| k.label() == label)
+    }
 }
 
 /// The bead dragged from `at` (where it starts) to `to`: the curve and its `u`.

@@ -314,21 +314,23 @@ fn apply_actions(
             }
             EditAction::Toggle | EditAction::FromHere => {
                 let from_here = matches!(action, EditAction::FromHere);
-                // The scene's file, else the document of a scene edited and not saved.
-                let loaded = lab.scene.path.as_deref().map(SceneDoc::load);
-                let base = match (loaded, &ed.doc) {
-                    (Some(Ok(doc)), _) => doc,
-                    (_, Some(doc)) => doc.clone(),
-                    (Some(Err(e)), None) => {
-                        status.warn(now, format!("Cannot edit this scene: {e}"));
-                        continue;
-                    }
+                // The scene on screen: its file's, or, for a scene the editor
+                // installed (it has no file), the document edited and not saved.
+                let base = match (&lab.scene.path, &ed.doc) {
+                    (Some(path), _) => match SceneDoc::load(path) {
+                        Ok(doc) => doc,
+                        Err(e) => {
+                            status.warn(now, format!("Cannot edit this scene: {e}"));
+                            continue;
+                        }
+                    },
+                    (None, Some(doc)) => doc.clone(),
                     (None, None) => {
                         status.warn(now, "Cannot edit this scene: it has no file");
                         continue;
                     }
                 };
-                let doc = if from_here { base.from_world(&lab.world) } else { ed.doc.take().unwrap_or(base) };
+                let doc = if from_here { base.from_world(&lab.world) } else { base };
                 virt.pause();
                 match doc.check(&origin) {
                     Ok(scene) => {
@@ -375,9 +377,8 @@ fn apply_actions(
                         Item::Constraint(n) => format!("{n} deleted"),
                     };
                     status.say(now, what);
-                } else if let Some(e) = &ed.error {
-                    status.warn(now, format!("Refused: {e}"));
                 }
+                report(done, ed, &mut status, now);
             }
             EditAction::Replace(next) => {
                 let next = (**next).clone();
