@@ -11,7 +11,7 @@ use contact_core::scene::schema::ConstraintSpec;
 
 use super::geometry::{bead_curve, wall_line};
 use super::{Editor, Gesture, body_at, link_ends, plane};
-use crate::app::lab::gizmo::{arrow, dashed, f};
+use crate::app::lab::gizmo::{arrow, curve_strip, dashed, f};
 use crate::app::lab::{Lab, ViewTransform, palette};
 
 /// The selection and the gesture in progress, over the world.
@@ -105,16 +105,9 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
                 Curve::Parabola { .. } => (-u0.abs().max(1e-3), u0.abs().max(1e-3)),
                 Curve::Cycloid { .. } => (-std::f64::consts::PI, std::f64::consts::PI),
             };
-            let at = |u: f64| {
-                let p = curve.point(u);
-                DVec2::new(p.x, p.y)
-            };
-            for i in 0..64 {
-                let (a, b) = (i as f64 / 64.0, (i + 1) as f64 / 64.0);
-                let u = |s: f64| span.0 + s * (span.1 - span.0);
-                g.line_2d(f(at(u(a))), f(at(u(b))), color);
-            }
-            g.circle_2d(Isometry2d::from_translation(f(at(u0))), px(5.0) as f32, color);
+            curve_strip(&mut g, &curve, span, 64, color);
+            let start = curve.point(u0);
+            g.circle_2d(Isometry2d::from_translation(f(DVec2::new(start.x, start.y))), px(5.0) as f32, color);
         }
         None => {}
     }

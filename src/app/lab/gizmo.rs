@@ -1,8 +1,18 @@
 //! Drawing helpers in world units shared by every feature that draws: arrows,
-//! dashes, the grid's step.
+//! dashes, curves, the grid's step.
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
+use contact_core::Curve;
+
+/// `curve` from `u` = `span.0` to `span.1`, as a strip of `n` segments.
+pub fn curve_strip(g: &mut Gizmos, curve: &Curve, span: (f64, f64), n: usize, color: Color) {
+    let pts = (0..=n).map(|i| {
+        let p = curve.point(span.0 + (span.1 - span.0) * i as f64 / n as f64);
+        Vec2::new(p.x as f32, p.y as f32)
+    });
+    g.linestrip_2d(pts, color);
+}
 
 /// A world point as the `f32` vector gizmos take (scenes are metres wide).
 pub fn f(p: DVec2) -> Vec2 {

@@ -14,7 +14,7 @@ use contact_core::{BodyKind, Curve, Geometry, World};
 
 use super::meshes::PARTICLE_PX;
 use super::trails::{FLASH_SECONDS, Flashes, Trail};
-use crate::app::lab::gizmo::{arrow, f, grid_step};
+use crate::app::lab::gizmo::{arrow, curve_strip, f, grid_step};
 use crate::app::lab::{
     ConstraintState, ConstraintStatus, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, PointMotion,
     SceneLook, ViewTransform, geometry, palette,
@@ -90,14 +90,8 @@ fn draw_curves(g: &mut Gizmos, s: &Frame) {
     let (world, lo, hi) = (s.world, s.lo, s.hi);
     for b in &world.model.bodies {
         if let BodyKind::Bead(curve) = &b.kind {
-            let (u0, u1) = curve_range(curve, world, b.offset, lo, hi);
-            let n = 240;
-            let pts = (0..=n).map(|i| {
-                let u = u0 + (u1 - u0) * i as f64 / n as f64;
-                let p = curve.point(u);
-                Vec2::new(p.x as f32, p.y as f32)
-            });
-            g.linestrip_2d(pts, palette::bevy(palette::AXIS).lighter(0.25));
+            let span = curve_range(curve, world, b.offset, lo, hi);
+            curve_strip(g, curve, span, 240, palette::bevy(palette::AXIS).lighter(0.25));
         }
     }
 }
