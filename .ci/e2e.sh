@@ -143,9 +143,27 @@ wait_for_puck() { # LOG APP_PID
 puck_on_screen() { # LOG -> "x y" in window pixels
   sed -n "s/.*layout: puck at window (\([-0-9.]*\), \([-0-9.]*\)) px.*/\1 \2/p" "$1" | tail -1
 }
+# The app's window, once the puck is laid out on it (the panels settled).
+puck_window() { # LOG APP_PID -> window id
+  wait_for_puck "$1" "$2" || return 1
+  xdotool search --sync --name "contact-lab" | head -1
+  sleep 1.5
+}
+# Quit with Ctrl+Q (no window manager here: give the window the focus
+# first); stop the app if the key does not reach it.
+quit_app() { # WID APP_PID LOG
+  xdotool windowfocus --sync "$1"
+  xdotool key --clearmodifiers ctrl+q
+  for i in $(seq 1 100); do kill -0 "$2" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$2" 2>/dev/null; then
+    echo "Ctrl+Q did not reach the window: stopping the app" >>"$3"
+    kill "$2"; sleep 1
+  fi
+  wait "$2" || true
+}
 # xvfb-run is a /bin/sh script, which drops exported functions: the sessions
 # get the definitions as text at the head of their script.
-PUCK_HELPERS="$(declare -f wait_for_puck puck_on_screen)"
+PUCK_HELPERS="$(declare -f wait_for_puck puck_on_screen puck_window quit_app)"
 
 LOG="$OUT/drag.log"
 DUMP="$OUT/drag-state.txt"
@@ -155,9 +173,7 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   app=$!
   trap "kill $app 2>/dev/null || true" EXIT
   # Wait for the window and the fitted view.
-  wait_for_puck "$3" $app
-  wid=$(xdotool search --sync --name "contact-lab" | head -1)
-  sleep 1.5
+  wid=$(puck_window "$3" $app)
   read -r x y < <(puck_on_screen "$3")
   xdotool mousemove --window "$wid" "$x" "$y"; sleep 0.5
   xdotool mousedown 1; sleep 0.3
@@ -167,15 +183,7 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   done
   sleep 2.5
   xdotool mouseup 1; sleep 1.5
-  # Quit with Ctrl+Q (no window manager here: give the window the focus first).
-  xdotool windowfocus --sync "$wid"
-  xdotool key --clearmodifiers ctrl+q
-  for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
-  if kill -0 $app 2>/dev/null; then
-    echo "Ctrl+Q did not reach the window: stopping the app" >>"$3"
-    kill $app; sleep 1
-  fi
-  wait $app || true
+  quit_app "$wid" $app "$3"
 ' "$BIN" "$SCENE" "$DUMP" "$LOG" || { tail -30 "$LOG"; fail "the drag session failed"; }
 
 line=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep "drag: puck moved" | tail -1) || true
@@ -202,10 +210,7 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   "$0" "$1" --size 1600x900 >"$2" 2>&1 &
   app=$!
   trap "kill $app 2>/dev/null || true" EXIT
-  wait_for_puck "$2" $app
-  wid=$(xdotool search --sync --name "contact-lab" | head -1)
-  sleep 1.5
-  read -r x y < <(puck_on_screen "$2")
+  wid=$(puck_window "$2" $app)
   xdotool windowfocus --sync "$wid"
   xdotool key e; sleep 2
   # Edit mode lays the panels out anew and fits the view again: where the puck is now.
@@ -214,8 +219,7 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   xdotool mousemove --window "$wid" $((x + 200)) $((y - 100)); sleep 0.3
   xdotool click 1; sleep 1
   xdotool key --clearmodifiers ctrl+s; sleep 3
-  xdotool key --clearmodifiers ctrl+q
-  for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
+  quit_app "$wid" $app "$2"
 ' "$BIN" "$SCENE" "$LOG" || { tail -30 "$LOG"; fail "the edit session failed"; }
 grep -q "Saved to" "$LOG" || { tail -30 "$LOG"; fail "the edited scene was not saved"; }
 [ -s "$EDITED" ] || fail "no $EDITED"
