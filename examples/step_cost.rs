@@ -42,14 +42,17 @@ fn main() {
         app.add_plugins(MinimalPlugins).add_plugins((
             LabPlugin,
             PhysicsPlugin,
-            ControlPlugin { start_paused: false },
+            ControlPlugin,
             InputsPlugin,
             HistoryPlugin,
             TimelinePlugin,
         ));
         let frame = Duration::from_secs_f64(scene.dt * per_update as f64);
         app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
-        lab::install_scene(app.world_mut(), scene.clone(), None);
+        // Playing at 1× from the first update, whatever the scene's opening says.
+        let mut playing = scene.clone();
+        playing.opening = contact_core::scene::Opening::default();
+        lab::install_scene(app.world_mut(), playing, None);
         app.world_mut().resource_mut::<PhysicsBudget>().budget = Duration::from_secs(3600);
         // Every step on the drawing thread, whatever it costs: that is the cost measured.
         app.world_mut().resource_mut::<StepWorker>().mode = WorkerMode::Never;

@@ -8,7 +8,8 @@
 //! | Space | play / pause                           |
 //! | →     | one step (pauses)                      |
 //! | ←     | back one stored step (timeline)        |
-//! | R     | reset to the scene's start             |
+//! | R     | reset to the scene's start (keeps the algorithm, the speed, dragged forces) |
+//! | Shift+R | reset all: the scene as its file has it |
 //! | 1–4   | Platt, Platt improved, Right, Exact    |
 //! | F     | fit the view to the scene              |
 //! | T     | the guided tour ([`super::tour`])      |
@@ -28,24 +29,17 @@
 use bevy::prelude::*;
 
 use super::lab::{
-    InputClaims, Lab, LabAction, StateJumped, Status, StepInFlight, ViewTransform, algorithm_for_digit, state_jumped,
+    InputClaims, Lab, LabAction, StateJumped, Status, StepInFlight, ViewTransform, algorithm_for_digit, install_scene,
+    open_clock, state_jumped,
 };
 use super::screenshot::ScreenshotRequests;
 use super::timeline::{self, Timeline};
 
-pub struct ControlPlugin {
-    pub start_paused: bool,
-}
+pub struct ControlPlugin;
 
 impl Plugin for ControlPlugin {
     fn build(&self, app: &mut App) {
-        let paused = self.start_paused;
-        app.add_systems(Startup, move |mut virt: ResMut<Time<Virtual>>| {
-            if paused {
-                virt.pause();
-            }
-        })
-        .add_systems(Update, (keyboard, apply_actions).chain());
+        app.add_systems(Update, (keyboard, apply_actions).chain());
     }
 }
 
@@ -70,7 +64,8 @@ fn keyboard(
         actions.write(LabAction::StepBack);
     }
     if pressed(KeyCode::KeyR) {
-        actions.write(LabAction::Reset);
+        let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        actions.write(if shift { LabAction::ResetAll } else { LabAction::Reset });
     }
     if pressed(KeyCode::KeyF) {
         actions.write(LabAction::FitView);
@@ -120,8 +115,22 @@ pub fn apply_actions(world: &mut World) {
                     let initial = lab.initial.clone();
                     lab.world.restore(&initial);
                     lab.report = None;
+                    let opening = lab.scene.opening;
+                    let kept = kept_on_reset(&lab);
+                    open_clock(world, &opening, false);
                     state_jumped(world, StateJumped { new_scene: false, reset: true });
-                    world.resource_mut::<Status>().say(now, "Reset to the scene's start");
+                    world.resource_mut::<ViewTransform>().fit_pending = true;
+                    world
+                        .resource_mut::<Status>()
+                        .say(now, format!("Reset to t = 0; kept {kept} (Shift+R resets all)"));
+                }
+            }
+            LabAction::ResetAll => {
+                if let Some(lab) = world.get_resource::<Lab>() {
+                    let scene = lab.source.clone();
+                    let path = lab.scene.path.clone();
+                    install_scene(world, *scene, path);
+                    world.resource_mut::<Status>().say(now, "Reset all: the scene as its file has it");
                 }
             }
             LabAction::SetAlgorithm(a) => {
@@ -156,4 +165,16 @@ pub fn apply_actions(world: &mut World) {
             }
         }
     }
+}
+
+/// What a reset keeps that may differ from the file: the algorithm, and each
+/// force the user dragged away from the file's value.
+fn kept_on_reset(lab: &Lab) -> String {
+    let mut kept = vec![format!("the algorithm ({})", lab.world.settings.algorithm.label())];
+    for (b, src) in lab.world.model.bodies.iter().zip(&lab.source.world.model.bodies) {
+        if b.force != src.force {
+            kept.push(format!("the force on {} ({:.3}, {:.3}) N", b.name, b.force.x, b.force.y));
+        }
+    }
+    kept.join(", ")
 }

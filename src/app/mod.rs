@@ -64,16 +64,20 @@ pub struct AppOptions {
     /// Frames to render before the scripted screenshot, or before quitting (default 120 with --screenshot).
     #[arg(long, value_name = "N")]
     pub frames: Option<u32>,
-    /// Start paused.
-    #[arg(long)]
+    /// Open paused at t = 0, whatever the scene's `opening` says.
+    #[arg(long, conflicts_with = "play")]
     pub paused: bool,
-    /// Time shown by the plots: SECONDS (e.g. 0.02 for the paper's figure 2) or `all` (default 2).
+    /// Open playing, whatever the scene's `opening` says (scripts).
+    #[arg(long)]
+    pub play: bool,
+    /// Time shown by the plots: SECONDS (e.g. 0.02 for the paper's figure 2) or `all` (default: the scene's, or 2).
     #[arg(long, value_name = "SECONDS|all", value_parser = parse_plot_window)]
     pub plot_window: Option<ui::data::Window>,
-    /// Pause when the simulated time reaches T seconds (a scripted screenshot waits for it).
+    /// Play, and pause when the simulated time reaches T seconds (a scripted
+    /// screenshot waits for it).
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub pause_at: Option<f64>,
-    /// Simulation speed relative to real time, 0.01 to 4 (default 1).
+    /// Simulation speed relative to real time, 0.01 to 4 (default: the scene's, or 1).
     #[arg(long, value_name = "X", value_parser = parse_speed)]
     pub speed: Option<f64>,
     /// Algorithm to start with (platt, platt-improved, right, exact; default: the scene's).
@@ -104,6 +108,10 @@ pub struct AppOptions {
     /// for the paper's (assets/tours/paper.ron), `--tour=FILE` for your own.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     pub tour: Option<Option<PathBuf>>,
+    /// With `--tour`: open it at step N (1 for the first); a scripted
+    /// screenshot then waits for the step's own pause.
+    #[arg(long, value_name = "N", requires = "tour", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tour_step: Option<u32>,
     /// Record a clip (animated GIF) of the world view from the start for
     /// `--duration` simulated seconds, write it to FILE and quit (V in the app).
     #[arg(long, value_name = "FILE")]
@@ -121,6 +129,31 @@ pub struct AppOptions {
     /// A clip shows the whole window (panels included), not only the world view.
     #[arg(long)]
     pub record_window: bool,
+}
+
+impl AppOptions {
+    /// The command line's say over how the first scene opens: `--paused`,
+    /// `--play`, `--speed`, `--pause-at` (which plays up to its time).
+    fn open_first(&self, opening: &mut contact_core::scene::Opening) {
+        if let Some(t) = self.pause_at {
+            opening.pause_at = Some(t);
+            opening.paused = false;
+        }
+        if self.play || self.record.is_some() {
+            opening.paused = false;
+        }
+        if self.paused {
+            opening.paused = true;
+        }
+        if let Some(s) = self.speed {
+            opening.speed = s;
+        }
+        match self.plot_window {
+            Some(ui::data::Window::Seconds(w)) => opening.plot_window = Some(w),
+            Some(ui::data::Window::All) => opening.plot_window = Some(f64::INFINITY),
+            None => {}
+        }
+    }
 }
 
 fn parse_slow(s: &str) -> Result<f64, String> {
@@ -183,14 +216,14 @@ impl PluginGroup for LabPlugins {
         let script = screenshot::Script {
             frames: o.frames.or(o.screenshot.as_ref().map(|_| 120)),
             screenshot: o.screenshot.clone(),
-            pause_at: o.pause_at,
+            wait_for_pause: o.pause_at.is_some() || o.tour_step.is_some(),
             check_view: o.check_view,
             ..default()
         };
         PluginGroupBuilder::start::<Self>()
             .add(lab::LabPlugin)
             .add(physics::PhysicsPlugin)
-            .add(control::ControlPlugin { start_paused: o.paused })
+            .add(control::ControlPlugin)
             .add(history::HistoryPlugin)
             .add(timeline::TimelinePlugin)
             .add(scene::ScenePlugin {
@@ -217,7 +250,7 @@ impl PluginGroup for LabPlugins {
             })
             .add(tour::TourPlugin {
                 path: o.tour.clone().flatten().unwrap_or_else(|| self.assets.join("tours").join("paper.ron")),
-                start: o.tour.is_some(),
+                start: o.tour.is_some().then(|| o.tour_step.map_or(0, |n| n as usize - 1)),
             })
     }
 }
@@ -258,9 +291,8 @@ pub fn run(opts: AppOptions) -> ExitCode {
     if let Some(a) = opts.algorithm {
         first.world.settings.algorithm = a;
     }
+    opts.open_first(&mut first.opening);
     let (w, h) = opts.size;
-    let speed = opts.speed;
-    let plot_window = opts.plot_window;
     let mut app = App::new();
     scene::register_sources(&mut app);
     app.add_plugins(
@@ -282,12 +314,6 @@ pub fn run(opts: AppOptions) -> ExitCode {
     .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins(LabPlugins { options: opts, assets });
     lab::install_scene(app.world_mut(), first, Some(path));
-    if let Some(speed) = speed {
-        app.world_mut().resource_mut::<lab::StepSettings>().speed = speed;
-    }
-    if let Some(window) = plot_window {
-        app.world_mut().resource_mut::<ui::UiState>().plots.window = window;
-    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::FAILURE,

@@ -275,6 +275,9 @@ fn install_loaded(
                     scene: Box::new(scene.clone()),
                     path: files.path.clone(),
                     keep_algorithm: modified && running_same,
+                    // A file opened from the picker opens as it says; a hot
+                    // reload keeps the user's clock.
+                    open: !(modified && running_same),
                 });
                 files.error = None;
                 let what = if modified && running_same { "Reloaded" } else { "Opened" };

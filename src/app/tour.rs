@@ -1,8 +1,10 @@
 //! The guided tour: a sequence of steps read from a tour file
 //! ([`contact_core::scene::tour`], `assets/tours/paper.ron` by default), shown in
 //! the Tour panel (in `ui`). Going to a step loads its scene with its algorithm
-//! and starts it; T (or the toolbar's Tour button) shows and hides the panel;
-//! `--tour[=FILE]` opens it at the first step.
+//! and opens it as the step says (its `opening`: paused, or playing in slow
+//! motion up to the instant that shows what the step names); T (or the
+//! toolbar's Tour button) shows and hides the panel; `--tour[=FILE]` opens it
+//! at the first step.
 //!
 //! The tour file is read when the panel first opens; a broken one shows its
 //! error (file:line:col: field: message) in the panel and the status bar, and
@@ -13,7 +15,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use contact_core::scene::{self, tour::Tour};
 
-use super::lab::{InputClaims, InstallScene, InstallSceneSet, Lab, LabAction, Status};
+use super::lab::{InputClaims, InstallScene, InstallSceneSet, Lab, Status};
 
 /// The tour and where the user is in it.
 #[derive(Resource, Debug, Default)]
@@ -46,8 +48,8 @@ pub enum TourAction {
 pub struct TourPlugin {
     /// The tour file.
     pub path: PathBuf,
-    /// `--tour`: open the panel at the first step.
-    pub start: bool,
+    /// `--tour`: open the panel at this step (`--tour-step`, from 0).
+    pub start: Option<usize>,
 }
 
 impl Plugin for TourPlugin {
@@ -56,9 +58,9 @@ impl Plugin for TourPlugin {
             .add_message::<TourAction>()
             .add_systems(Update, tour_key)
             .add_systems(PreUpdate, apply_tour_actions.before(InstallSceneSet));
-        if self.start {
-            app.add_systems(Startup, |mut actions: MessageWriter<TourAction>| {
-                actions.write(TourAction::Go(0));
+        if let Some(i) = self.start {
+            app.add_systems(Startup, move |mut actions: MessageWriter<TourAction>| {
+                actions.write(TourAction::Go(i));
             });
         }
     }
@@ -96,7 +98,6 @@ fn apply_tour_actions(
     mut requests: MessageReader<TourAction>,
     mut state: ResMut<TourState>,
     mut install: MessageWriter<InstallScene>,
-    mut lab_actions: MessageWriter<LabAction>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
 ) {
@@ -125,14 +126,15 @@ fn apply_tour_actions(
                 // Read here rather than through the asset server: the step's
                 // overrides and algorithm apply, and an error is reported at once
                 // (the scene files feature then watches the file for changes).
-                match scene::load(&step.scene, &step.overrides()) {
-                    Ok(mut s) => {
-                        if let Some(a) = step.algorithm {
-                            s.world.settings.algorithm = a;
-                        }
+                match step.load() {
+                    Ok(s) => {
                         let path = std::path::absolute(&step.scene).unwrap_or(step.scene.clone());
-                        install.write(InstallScene { scene: Box::new(s), path: Some(path), keep_algorithm: false });
-                        lab_actions.write(LabAction::SetPaused(false));
+                        install.write(InstallScene {
+                            scene: Box::new(s),
+                            path: Some(path),
+                            keep_algorithm: false,
+                            open: true,
+                        });
                         state.loaded = Some(i);
                         status.say(now, format!("Tour: {}", step.title));
                     }

@@ -7,7 +7,8 @@
 //! and the egui labels, the mouse and the picking use the same map.
 //!
 //! Mouse: wheel zooms around the cursor, dragging empty space pans, `F` fits the
-//! scene again: its view box and every body ([`scene_bounds`]).
+//! scene again: its region of interest, or its view box and every body
+//! ([`scene_bounds`]). A new scene, a reset and presenter mode fit it too.
 
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::math::DVec2;
@@ -82,9 +83,13 @@ fn zoom_with_wheel(scroll: Res<AccumulatedMouseScroll>, pointer: Res<Pointer>, m
     view.zoom_at(s, 1.15f64.powf(notches));
 }
 
-/// What "fit" shows: the scene's view box, grown to take in every body with
-/// its radius (a pile taller than its box, a body that has left it).
+/// What "fit" shows: the scene's region of interest (its `focus`) when it
+/// names one; otherwise its view box, grown to take in every body with its
+/// radius (a pile taller than its box, a body that has left it).
 pub fn scene_bounds(lab: &Lab) -> ((f64, f64), (f64, f64)) {
+    if let Some(f) = lab.scene.focus {
+        return (f.min, f.max);
+    }
     let vb = lab.scene.view;
     let (mut lo, mut hi) = (vb.min, vb.max);
     for (i, body) in lab.world.model.bodies.iter().enumerate() {

@@ -28,7 +28,7 @@ pub fn headless(scene: &Scene) -> App {
     app.add_plugins(MinimalPlugins).add_plugins((
         LabPlugin,
         PhysicsPlugin,
-        ControlPlugin { start_paused: false },
+        ControlPlugin,
         HistoryPlugin,
         TimelinePlugin,
     ));
@@ -36,7 +36,11 @@ pub fn headless(scene: &Scene) -> App {
     // Every step on this thread, whatever it costs: one update, one step (the
     // worker's path has its own tests, `worker.rs`).
     app.world_mut().resource_mut::<StepWorker>().mode = WorkerMode::Never;
-    lab::install_scene(app.world_mut(), scene.clone(), None);
+    // Playing from the first update, whatever the scene's opening says (a
+    // scene opened paused is tested where it opens: tour.rs).
+    let mut scene = scene.clone();
+    scene.opening = contact_core::scene::Opening::default();
+    lab::install_scene(app.world_mut(), scene, None);
     app
 }
 

@@ -187,6 +187,7 @@ fn the_scene_file_arms_the_tool_and_k_toggles_it() {
         scene: Box::new(scene("billiard-corner.ron")),
         path: None,
         keep_algorithm: false,
+        open: true,
     });
     app.update();
     assert!(app.world().resource::<CueTool>().armed, "opening the billiard arms it");

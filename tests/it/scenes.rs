@@ -30,13 +30,15 @@ fn app_with_assets(dir: &Path, first: &Path) -> App {
         .add_plugins((
             LabPlugin,
             PhysicsPlugin,
-            ControlPlugin { start_paused: false },
+            ControlPlugin,
             HistoryPlugin,
             TimelinePlugin,
             ScenePlugin { assets: dir.to_path_buf(), overrides: Overrides::default() },
         ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(1)));
-    let scene = contact_core::scene::load(first, &Overrides::default()).unwrap();
+    let mut scene = contact_core::scene::load(first, &Overrides::default()).unwrap();
+    // Playing from the first update (the wedge opens paused at t = 0).
+    scene.opening = contact_core::scene::Opening::default();
     lab::install_scene(app.world_mut(), scene, Some(first.to_path_buf()));
     app
 }

@@ -16,7 +16,7 @@ fn paper_tour() -> std::path::PathBuf {
 #[test]
 fn every_step_of_the_paper_tour_loads_its_scene_and_algorithm() {
     let mut app = headless(&scene("ball-pile.ron"));
-    app.add_plugins(TourPlugin { path: paper_tour(), start: false });
+    app.add_plugins(TourPlugin { path: paper_tour(), start: None });
     app.update();
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap_or_else(|e| panic!("{e}"));
     assert!(tour.steps.len() >= 6, "from figure 1 to the billiard break");
@@ -31,9 +31,10 @@ fn every_step_of_the_paper_tour_loads_its_scene_and_algorithm() {
         assert_eq!(lab.world.settings.algorithm, algorithm, "step {i}: {}", step.title);
         let state = app.world().resource::<TourState>();
         assert_eq!((state.current, running_step(state, Some(lab))), (i, Some(i)));
-        // It runs: a few updates take steps.
+        // It runs (in slow motion: a step of h = 1 ms takes 1/speed updates of 1 ms).
         let before = steps(&app);
-        for _ in 0..3 {
+        let updates = (2.0 / lab.scene.opening.speed).ceil() as usize;
+        for _ in 0..updates {
             app.update();
         }
         assert!(steps(&app) > before, "step {i} does not run");
@@ -54,7 +55,7 @@ fn a_broken_tour_file_names_its_line_and_field_and_the_lab_runs_on() {
     )
     .unwrap();
     let mut app = headless(&scene("wedge.ron"));
-    app.add_plugins(TourPlugin { path: path.clone(), start: true });
+    app.add_plugins(TourPlugin { path: path.clone(), start: Some(0) });
     for _ in 0..3 {
         app.update();
     }
@@ -70,4 +71,152 @@ fn a_broken_tour_file_names_its_line_and_field_and_the_lab_runs_on() {
     app.world_mut().write_message(TourAction::Reload);
     app.update();
     assert_eq!(app.world().resource::<TourState>().tour.as_ref().map(|t| t.steps.len()), Some(1));
+}
+
+/// A step of the paper's tour, run as the app runs it: `Go(i)`, then the
+/// clock as the step's opening sets it, until it pauses by itself. Returns
+/// the app at the pause.
+fn run_step_to_its_pause(i: usize) -> bevy::prelude::App {
+    use contact_lab::app::lab::PauseAt;
+    let mut app = headless(&scene("wedge.ron"));
+    app.add_plugins(TourPlugin { path: paper_tour(), start: None });
+    app.update();
+    app.world_mut().write_message(TourAction::Go(i));
+    app.update();
+    let pause = *app.world().resource::<PauseAt>();
+    let at = pause.at.unwrap_or_else(|| panic!("step {i} opens with no pause: nothing says when to look"));
+    let mut guard = 0;
+    while !app.world().resource::<PauseAt>().reached {
+        app.update();
+        guard += 1;
+        assert!(guard < 20_000, "step {i} never reaches its pause at {at} s");
+    }
+    // A few frames more: the clock stays where it paused.
+    let t = app.world().resource::<Lab>().time();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Lab>().time(), t, "step {i}: the clock goes on after its pause");
+    app
+}
+
+/// The points of series `name` the plots show at the pause: those within the
+/// plot window that the step opens with.
+fn shown(app: &bevy::prelude::App, name: &str) -> Vec<(f64, f64)> {
+    use contact_lab::app::history::History;
+    let lab = app.world().resource::<Lab>();
+    let window = lab.scene.opening.plot_window.expect("the step names its plot window");
+    let now = lab.time();
+    let h = app.world().resource::<History>();
+    let pts = h.visible(name);
+    assert!(!pts.is_empty(), "series {name} is not recorded");
+    pts.iter().filter(|p| p.x >= now - window - 1e-12).map(|p| (p.x, p.y)).collect()
+}
+
+/// The report of the step that ended at `t`, as the timeline shows it when
+/// the user steps back there.
+fn report_at(app: &mut bevy::prelude::App, t: f64) -> contact_core::StepReport {
+    use contact_lab::app::lab::LabAction;
+    use contact_lab::app::timeline::Timeline;
+    let i = app.world().resource::<Timeline>().index_at(t).expect("the timeline holds t");
+    app.world_mut().write_message(LabAction::Restore(i));
+    app.update();
+    let lab = app.world().resource::<Lab>();
+    assert!((lab.time() - t).abs() < 1e-9, "restored to {} s, not {t} s", lab.time());
+    lab.report.clone().expect("the timeline gives the step's report back")
+}
+
+fn row(app: &mut bevy::prelude::App, name: &str) -> contact_lab::app::lab::ConstraintStatus {
+    let k = app.world().resource::<Lab>().constraint_names.iter().position(|n| n == name).expect(name);
+    constraints(app)[k]
+}
+
+fn step_index(title_start: &str) -> usize {
+    let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
+    tour.steps.iter().position(|s| s.title.starts_with(title_start)).expect(title_start)
+}
+
+/// The claims of each step's "what to look at", checked where the step stops.
+/// A step whose words are not what the lab shows fails here.
+#[test]
+fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
+    use contact_lab::app::lab::ConstraintState;
+    let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
+    assert_eq!(tour.steps.len(), 7, "a step was added or removed: give it its checks here");
+
+    // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
+    let mut app = run_step_to_its_pause(step_index("1 ·"));
+    let ya = shown(&app, "particle.y.a");
+    assert!(ya.len() >= 15, "the 0.02 s window shows the run: {} points", ya.len());
+    assert!(ya.iter().all(|p| p.1.abs() < 1e-9), "ÿ stays at 0: {ya:?}");
+    let g2 = row(&mut app, "g2");
+    assert_eq!(g2.state, ConstraintState::Handled);
+    assert!((g2.lambda - 1.0).abs() < 1e-9, "λ2 = {}", g2.lambda);
+    assert_eq!(row(&mut app, "g1").state, ConstraintState::Inactive, "g1 leaves contact");
+
+    // 2 · Platt: y dips below 0 within the window, visibly (the plot's range
+    // is the series' own, so its lowest point is below 0 by far more than
+    // round-off); g2 handled again with λ ≈ 1; stepped back to t = 0.001 s,
+    // the trace shows both rows dropped for λ ≤ 0.
+    let app = run_step_to_its_pause(step_index("2 ·"));
+    let y = shown(&app, "particle.y");
+    let low = y.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let high = y.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    assert!(low < -1e-7, "y dips below 0: lowest {low}");
+    assert!(high - low > 0.0 && -low / (high - low) > 0.5, "the dip is most of the plot: {low}..{high}");
+    let mut app = app;
+    let g2 = row(&mut app, "g2");
+    assert_eq!(g2.state, ConstraintState::Handled, "g2 handled again");
+    assert!((g2.lambda - 1.0).abs() < 0.01, "λ2 ≈ 1: {}", g2.lambda);
+    let first = report_at(&mut app, 0.001);
+    // Algorithm 1's lines 3–9, after the step: both dropped, with λ = (−2, −1) (eq. 11).
+    let removed: Vec<_> = first.traces[0]
+        .after_step
+        .iter()
+        .filter(|c| matches!(c.reason, contact_core::trace::Reason::NonPositiveMultiplier { .. }))
+        .map(|c| c.constraint)
+        .collect();
+    assert_eq!(removed.len(), 2, "both rows dropped for λ ≤ 0 at t = 0.001 s: {:?}", first.traces[0]);
+
+    // 3 · Platt improved, force to the left: g1 goes negative in the plot and
+    // its row shows g < 0.
+    let mut app = run_step_to_its_pause(step_index("3 ·"));
+    let g1 = shown(&app, "g1.g");
+    let low = g1.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    assert!(low < -1e-6, "g1 goes negative: lowest {low}");
+    let g1_row = row(&mut app, "g1");
+    assert!(g1_row.g < 0.0 && g1_row.handled, "the table's g1 is handled and below 0: {g1_row:?}");
+    let first = report_at(&mut app, 0.001);
+    assert_eq!(first.handled, vec![false, true], "only the floor handled at t = 0.001 s");
+    assert!((first.lambda[1] - 2.0).abs() < 1e-9, "λ2 = 2 (eq. 15): {}", first.lambda[1]);
+
+    // 4 · Right, force to the left: λ = (1, 3), the particle held at the apex.
+    let mut app = run_step_to_its_pause(step_index("4 ·"));
+    let (g1, g2) = (row(&mut app, "g1"), row(&mut app, "g2"));
+    assert!((g1.lambda - 1.0).abs() < 1e-9 && (g2.lambda - 3.0).abs() < 1e-9, "λ = ({}, {})", g1.lambda, g2.lambda);
+    assert_eq!((g1.state, g2.state), (ConstraintState::Handled, ConstraintState::Handled));
+
+    // 5 · Right on the sticky corner: λ_wall < 0 all along, x stays at 0.
+    let mut app = run_step_to_its_pause(step_index("5 ·"));
+    let wall = shown(&app, "wall.lambda");
+    assert!(wall.iter().skip(1).all(|p| p.1 < 0.0), "λ_wall < 0: {:?}", &wall[..3]);
+    assert!(shown(&app, "block.x").iter().all(|p| p.1.abs() < 1e-9), "x stays at 0");
+    assert!(row(&mut app, "wall").lambda < 0.0);
+
+    // 6 · Exact: λ_floor = 9.81, λ_wall = 0, only the floor handled.
+    let mut app = run_step_to_its_pause(step_index("6 ·"));
+    let (floor, wall) = (row(&mut app, "floor"), row(&mut app, "wall"));
+    assert!((floor.lambda - 9.81).abs() < 1e-9, "λ_floor = {}", floor.lambda);
+    assert_eq!(wall.lambda, 0.0);
+    assert_eq!(floor.state, ConstraintState::Handled);
+    assert!(!wall.handled, "the wall is not handled");
+
+    // 7 · The billiard: the largest violation stays at round-off, and the
+    // rewinds are listed.
+    let app = run_step_to_its_pause(step_index("7 ·"));
+    let v = shown(&app, "max_violation");
+    let worst = v.iter().map(|p| p.1).fold(0.0, f64::max);
+    assert!(worst < 1e-15, "largest violation {worst} m");
+    let events = app.world().resource::<contact_lab::app::timeline::EventLog>();
+    assert!(events.total >= 5, "the rewinds tab lists the first contacts: {}", events.total);
 }

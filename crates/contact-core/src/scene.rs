@@ -48,6 +48,11 @@ pub struct Scene {
     pub world: World,
     /// The rectangle to show at start.
     pub view: ViewBox,
+    /// The region where the phenomenon happens (presenter mode, reset and
+    /// "Fit view" frame it); `None`: the view, grown to every body.
+    pub focus: Option<ViewBox>,
+    /// How the app opens the scene.
+    pub opening: Opening,
     /// The plots to open at start.
     pub plots: Vec<PlotPreset>,
     /// The default step `h`, in s.
@@ -63,6 +68,34 @@ pub struct Scene {
 pub struct ViewBox {
     pub min: (f64, f64),
     pub max: (f64, f64),
+}
+
+/// How the app opens a scene: the clock (paused at t = 0 or playing, its speed,
+/// an automatic pause) and the time window of the plots. The paper's phenomena
+/// last milliseconds: a scene opens where they can be seen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opening {
+    /// Paused at t = 0 (`false`: playing).
+    pub paused: bool,
+    /// Clock speed relative to real time, in [`Opening::SPEEDS`].
+    pub speed: f64,
+    /// The clock pauses by itself when the simulated time reaches this (s).
+    pub pause_at: Option<f64>,
+    /// Seconds of simulated time the plots show (`None`: the app's default;
+    /// infinite: the whole run, the app's `--plot-window all`).
+    pub plot_window: Option<f64>,
+}
+
+impl Opening {
+    /// The speeds the app's clock takes.
+    pub const SPEEDS: std::ops::RangeInclusive<f64> = 0.01..=4.0;
+}
+
+impl Default for Opening {
+    /// Playing in real time, the app's plot window.
+    fn default() -> Self {
+        Opening { paused: false, speed: 1.0, pause_at: None, plot_window: None }
+    }
 }
 
 /// A plot: its title and its series. The series names are those of

@@ -338,7 +338,12 @@ fn apply_actions(
                         ed.error = None;
                         ed.gesture = None;
                         ed.selected = None;
-                        install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+                        install.write(InstallScene {
+                            scene: Box::new(scene),
+                            path: None,
+                            keep_algorithm: true,
+                            open: false,
+                        });
                         if ed.save_path.is_empty() {
                             ed.save_path = default_save_path(&lab);
                         }
@@ -359,7 +364,12 @@ fn apply_actions(
                 let moved = if matches!(action, EditAction::Undo) { ed.edits.undo(doc) } else { ed.edits.redo(doc) };
                 if moved {
                     if let Ok(scene) = doc.check(&origin) {
-                        install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+                        install.write(InstallScene {
+                            scene: Box::new(scene),
+                            path: None,
+                            keep_algorithm: true,
+                            open: false,
+                        });
                     }
                     ed.error = None;
                 }
@@ -426,7 +436,7 @@ fn edit(
     let Some(doc) = ed.doc.as_mut() else { return false };
     match ed.edits.apply(doc, origin, change) {
         Ok(scene) => {
-            install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true });
+            install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true, open: false });
             ed.error = None;
             true
         }

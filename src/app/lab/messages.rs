@@ -13,8 +13,11 @@ pub enum LabAction {
     SetPaused(bool),
     /// One fixed step, then pause.
     StepOnce,
-    /// Back to the scene's initial state (settings and edited forces are kept).
+    /// Back to the scene's initial state and its opening clock (the algorithm,
+    /// the speed and dragged forces are kept).
     Reset,
+    /// The scene as its file has it: state, forces, algorithm, clock, view.
+    ResetAll,
     SetAlgorithm(Algorithm),
     FitView,
     Screenshot,
@@ -33,6 +36,9 @@ pub struct InstallScene {
     pub path: Option<std::path::PathBuf>,
     /// Keep the algorithm chosen in the app (a hot reload) rather than the file's.
     pub keep_algorithm: bool,
+    /// Apply the scene's opening (clock, speed; the plots follow): a scene the
+    /// user opens, not an edit or a hot reload, which keep the user's clock.
+    pub open: bool,
 }
 
 /// Sent when the state jumped (new scene, reset, timeline restore, a kept lane):
@@ -44,6 +50,11 @@ pub struct StateJumped {
     /// Back to the scene's start.
     pub reset: bool,
 }
+
+/// Sent when a scene was installed to be opened as it says (not an edit or a
+/// hot reload): the panels take its plot window.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct Opened(pub contact_core::scene::Opening);
 
 /// Triggered (observers) when the timeline restored a snapshot: what was
 /// recorded after it is a discarded branch. The history drops its samples after

@@ -4,7 +4,8 @@
 //!
 //! | module         | what it holds                                                        |
 //! |----------------|----------------------------------------------------------------------|
-//! | [`world`]      | [`Lab`] (the core's world and the scene it came from), [`StepSettings`] |
+//! | [`world`]      | [`Lab`] (the core's world and the scene it came from), [`StepSettings`], [`PauseAt`] |
+//! | [`clock`]      | the clock a scene opens with: [`open_clock`], the automatic pause     |
 //! | [`components`] | body and constraint entities: [`Coords`], [`PointMotion`], [`ConstraintStatus`] |
 //! | [`messages`]   | [`LabAction`], [`InstallScene`], [`StateJumped`], [`Restored`], [`Status`] |
 //! | [`sets`]       | [`PhysicsSet`], [`InstallSceneSet`], [`FrameSet`]                     |
@@ -20,6 +21,7 @@
 //! [`LabPlugin`] registers all of it, so a feature plugin (or a headless test)
 //! finds the shared resources, messages and sets in place.
 
+pub mod clock;
 pub mod components;
 pub mod format;
 pub mod frame;
@@ -35,6 +37,7 @@ pub mod world;
 
 use bevy::prelude::*;
 
+pub use clock::open_clock;
 pub use components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
@@ -43,11 +46,13 @@ pub use frame::{
     Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
     ViewTransform,
 };
-pub use messages::{InstallScene, LabAction, Restored, StateJumped, Status};
+pub use messages::{InstallScene, LabAction, Opened, Restored, StateJumped, Status};
 pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
 pub use sync::{install_scene, state_jumped, sync_constraint_rows};
 pub use worker::{StepInFlight, StepPhase};
-pub use world::{Lab, SceneInfo, StepSettings, algorithm_for_digit, geometry_label, is_ball, is_dynamic, is_round};
+pub use world::{
+    Lab, PauseAt, SceneInfo, StepSettings, algorithm_for_digit, geometry_label, is_ball, is_dynamic, is_round,
+};
 
 /// The shared resources, messages and sets, and what keeps them current: scene
 /// installs ([`InstallSceneSet`]), the interpolation fraction, the scene's look
@@ -57,6 +62,7 @@ pub struct LabPlugin;
 impl Plugin for LabPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<StepSettings>()
+            .init_resource::<PauseAt>()
             .init_resource::<Status>()
             .init_resource::<ViewTransform>()
             .init_resource::<Pointer>()
@@ -71,12 +77,14 @@ impl Plugin for LabPlugin {
             .add_message::<LabAction>()
             .add_message::<InstallScene>()
             .add_message::<StateJumped>()
+            .add_message::<Opened>()
             .configure_sets(FixedUpdate, PhysicsSet::all().chain())
             .configure_sets(
                 Update,
                 (FrameSet::Prepare, FrameSet::Tools, FrameSet::Mouse, FrameSet::Draw, FrameSet::Overlay).chain(),
             )
             .add_systems(PreUpdate, sync::install_scenes.in_set(InstallSceneSet))
+            .add_systems(FixedUpdate, clock::pause_at_time.after(PhysicsSet::Record))
             .add_systems(Update, (interpolation, refresh_look, release_tool_claim).in_set(FrameSet::Prepare));
     }
 }

@@ -13,13 +13,14 @@ use contact_core::scene::Scene;
 use super::components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
-use super::messages::{InstallScene, StateJumped};
+use super::messages::{InstallScene, Opened, StateJumped};
 use super::worker::StepInFlight;
 use super::world::{Lab, StepSettings};
 
-/// Installs `scene` now: the [`Lab`] resource and one entity per body and constraint.
+/// Installs `scene` now, opened as it says: the [`Lab`] resource and one
+/// entity per body and constraint.
 pub fn install_scene(world: &mut World, scene: Scene, path: Option<std::path::PathBuf>) {
-    install(world, InstallScene { scene: Box::new(scene), path, keep_algorithm: false });
+    install(world, InstallScene { scene: Box::new(scene), path, keep_algorithm: false, open: true });
 }
 
 /// [`super::InstallSceneSet`]: the last request of the frame is installed.
@@ -68,7 +69,14 @@ fn install(world: &mut World, request: InstallScene) {
             settings.rate_hz = 1.0 / lab.scene.dt;
         }
     }
+    let opening = lab.scene.opening;
     world.insert_resource(lab);
+    if request.open {
+        super::clock::open_clock(world, &opening, true);
+        world.write_message(Opened(opening));
+        let now = world.resource::<Time<Real>>().elapsed_secs_f64();
+        world.resource_mut::<super::Status>().say(now, super::clock::opening_text(&opening));
+    }
     world.write_message(StateJumped { new_scene: true, reset: false });
 }
 

@@ -3,7 +3,7 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::scene::{PlotPreset, Scene, ViewBox};
+use contact_core::scene::{Opening, PlotPreset, Scene, ViewBox};
 use contact_core::{Algorithm, BodyKind, Geometry, Input, Snapshot, StepReport, World};
 
 /// The core world and what the app knows of the scene it came from.
@@ -13,6 +13,9 @@ pub struct Lab {
     pub world: World,
     /// The state at load, for Reset.
     pub initial: Snapshot,
+    /// The scene as it was installed, for Reset all (dragged forces and
+    /// settings included).
+    pub source: Box<Scene>,
     pub scene: SceneInfo,
     /// The report of the last step (`None` before the first).
     pub report: Option<StepReport>,
@@ -39,6 +42,10 @@ pub struct SceneInfo {
     pub name: String,
     pub description: String,
     pub view: ViewBox,
+    /// The region of interest: presenter mode, reset and "Fit view" frame it.
+    pub focus: Option<ViewBox>,
+    /// How it opens: the clock and the plot window.
+    pub opening: Opening,
     pub plots: Vec<PlotPreset>,
     /// The file's step `h`.
     pub dt: f64,
@@ -50,10 +57,12 @@ pub struct SceneInfo {
 
 impl Lab {
     pub fn new(scene: Scene, path: Option<std::path::PathBuf>) -> Self {
+        let source = Box::new(scene.clone());
         let world = scene.world;
         let rows_version = world.model.rows_version();
         Lab {
             initial: world.snapshot(),
+            source,
             body_names: world.model.bodies.iter().map(|b| b.name.clone()).collect(),
             constraint_names: world.model.constraints.iter().map(|c| c.name.clone()).collect(),
             world,
@@ -61,6 +70,8 @@ impl Lab {
                 name: scene.name,
                 description: scene.description,
                 view: scene.view,
+                focus: scene.focus,
+                opening: scene.opening,
                 plots: scene.plots,
                 dt: scene.dt,
                 path,
@@ -110,6 +121,15 @@ impl StepSettings {
     pub fn timestep(&self) -> f64 {
         if self.lock_rate { self.h } else { 1.0 / self.rate_hz }
     }
+}
+
+/// The clock pauses by itself when the simulated time reaches `at`: a scene's
+/// or a tour step's opening, or `--pause-at`.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PauseAt {
+    pub at: Option<f64>,
+    /// `at` was reached (and the clock paused there).
+    pub reached: bool,
 }
 
 /// The algorithm a key `1`–`4` selects.

@@ -17,7 +17,7 @@ use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::lab::{Lab, OnScreen, PhysicsSet, Status, ViewTransform, fresh_file_name};
+use super::lab::{Lab, OnScreen, PauseAt, Status, ViewTransform, fresh_file_name};
 
 /// Screenshots asked for: `None` picks a fresh name in the current directory.
 #[derive(Resource, Clone, Debug, Default)]
@@ -36,10 +36,8 @@ pub struct Script {
     /// The scripted screenshot was written: quit.
     pub done: bool,
     pub requested: bool,
-    /// Pause when the simulated time reaches this (s).
-    pub pause_at: Option<f64>,
-    /// `pause_at` was reached.
-    pub reached: bool,
+    /// `--pause-at`: the frames count from the pause ([`PauseAt`]).
+    pub wait_for_pause: bool,
     /// Check the scripted screenshot against the view's mapping (`--check-view`).
     pub check_view: bool,
     /// The check failed: quit with an error.
@@ -75,28 +73,10 @@ impl Plugin for ScreenshotPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ScreenshotRequests>()
             .insert_resource(self.script.clone())
-            .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain())
-            .add_systems(FixedUpdate, pause_at_time.after(PhysicsSet::Record));
+            .add_systems(Last, (run_script, take_screenshots, dump_on_exit).chain());
         if let Some(p) = &self.dump_state {
             app.insert_resource(DumpState(p.clone()));
         }
-    }
-}
-
-/// `--pause-at T`: pause on the first step that ends at or after `T`, and drop
-/// the rest of the frame's fixed steps.
-fn pause_at_time(
-    mut script: ResMut<Script>,
-    lab: Option<Res<Lab>>,
-    mut virt: ResMut<Time<Virtual>>,
-    mut fixed: ResMut<Time<Fixed>>,
-) {
-    let (Some(t), Some(lab)) = (script.pause_at, lab) else { return };
-    if !script.reached && lab.time() >= t - 1e-12 {
-        script.reached = true;
-        virt.pause();
-        fixed.discard_overstep(std::time::Duration::MAX);
-        info!("paused at t = {} s (--pause-at {t})", lab.time());
     }
 }
 
@@ -105,11 +85,12 @@ fn run_script(
     mut requests: ResMut<ScreenshotRequests>,
     mut exit: MessageWriter<AppExit>,
     lab: Option<Res<Lab>>,
+    pause: Res<PauseAt>,
     real: Res<Time<Real>>,
     frames: Res<FrameCount>,
 ) {
     // With --pause-at, the frames before the scripted screenshot count from the pause.
-    if script.pause_at.is_some() && !script.reached {
+    if script.wait_for_pause && !pause.reached {
         return;
     }
     script.frame += 1;

@@ -64,7 +64,8 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         if in_view && marker {
             failures.push(format!("{}: in view at ({:.0}, {:.0}) px but has an edge marker", body.name, at.x, at.y));
         }
-        if !in_view && view.auto_fit {
+        // A scene with a region of interest is fitted to it, not to every body.
+        if !in_view && view.auto_fit && lab.scene.focus.is_none() {
             failures.push(format!(
                 "{}: at ({:.0}, {:.0}) px, off the view fitted to the scene (view rect {:?})",
                 body.name, at.x, at.y, view.rect

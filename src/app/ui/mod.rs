@@ -35,7 +35,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::clip::ClipAction;
 use super::compare::CompareAction;
 use super::edit::{EditAction, Saved};
-use super::lab::{ConstraintState, InputClaims, LabAction, Status, palette};
+use super::lab::{ConstraintState, InputClaims, LabAction, Opened, Status, palette};
 use super::scene::OpenScene;
 use super::tour::TourAction;
 pub use data::{PanelData, UiState};
@@ -48,7 +48,21 @@ pub struct UiPlugin {
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(UiState { present: self.present, ..default() }).add_systems(EguiPrimaryContextPass, layout);
+        app.insert_resource(UiState { present: self.present, ..default() })
+            .add_systems(Update, open_plot_window)
+            .add_systems(EguiPrimaryContextPass, layout);
+    }
+}
+
+/// A scene opened: the plots show its window (its `opening.plot_window`, or
+/// 2 s), following the present.
+fn open_plot_window(mut opened: MessageReader<Opened>, mut ui: ResMut<UiState>) {
+    if let Some(Opened(o)) = opened.read().last() {
+        ui.plots.window = match o.plot_window {
+            Some(w) if w.is_infinite() => data::Window::All,
+            w => data::Window::Seconds(w.unwrap_or(2.0)),
+        };
+        ui.plots.follow = true;
     }
 }
 
@@ -181,8 +195,12 @@ fn layout(
                 .ui(ui);
             }
         });
-    // Presenter mode: the scene, the algorithm switcher and one plot.
-    if !present {
+    // Presenter mode: the scene, the algorithm switcher, one plot and the timeline.
+    if present {
+        egui::Panel::bottom("timeline-present").frame(panel_frame).show(&mut root, |ui| {
+            timeline_bar::TimelineBar { data: &mut data, actions: &mut out, compare: &mut compare_out }.ui(ui);
+        });
+    } else {
         egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
             &mut root,
             |ui| {

@@ -106,27 +106,38 @@ impl Toolbar<'_, '_, '_> {
         if ui.button("Step ⏭").on_hover_text("→ : one step of h, then pause").clicked() {
             self.actions.push(LabAction::StepOnce);
         }
-        if ui.button("⟲ Reset").on_hover_text("R : back to the scene's start (settings kept)").clicked() {
+        if ui
+            .button("⟲ Reset")
+            .on_hover_text("R: back to t = 0 and the scene's opening; keeps the algorithm, the speed, dragged forces")
+            .clicked()
+        {
             self.actions.push(LabAction::Reset);
         }
-        // Presenter mode: no speed controls (a cleaner bar at 1.5× size).
-        if !self.data.state.present {
-            ui.separator();
-            ui.label("speed");
-            let mut speed = self.data.settings.speed;
-            let r = ui.add(
-                egui::Slider::new(&mut speed, 0.01..=4.0)
-                    .logarithmic(true)
-                    .custom_formatter(|v, _| format!("{v:.2}×"))
-                    .clamping(egui::SliderClamping::Always),
-            );
-            if r.changed() {
-                self.data.settings.speed = speed;
-            }
-            for s in [0.1, 1.0] {
-                if ui.small_button(format!("{s}×")).clicked() {
-                    self.data.settings.speed = s;
-                }
+        if ui
+            .button("⟲ all")
+            .on_hover_text("Shift+R: reset all, the scene as its file has it (forces, algorithm, speed, view)")
+            .clicked()
+        {
+            self.actions.push(LabAction::ResetAll);
+        }
+        // The speed, in presenter mode too: the paper's phenomena last
+        // milliseconds, shown in slow motion.
+        ui.separator();
+        ui.label("speed");
+        let mut speed = self.data.settings.speed;
+        let r = ui.add(
+            egui::Slider::new(&mut speed, 0.01..=4.0)
+                .logarithmic(true)
+                .custom_formatter(|v, _| format!("{v:.2}×"))
+                .clamping(egui::SliderClamping::Always),
+        );
+        if r.changed() {
+            self.data.settings.speed = speed;
+        }
+        for s in [0.02, 0.1, 1.0] {
+            let tip = if s < 1.0 { format!("{:.0}× slow motion", 1.0 / s) } else { "real time".into() };
+            if ui.small_button(format!("{s}×")).on_hover_text(tip).clicked() {
+                self.data.settings.speed = s;
             }
         }
         ui.separator();

@@ -55,6 +55,16 @@ pub struct SceneFile {
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub view: Option<ViewSpec>,
+    /// The region where the phenomenon happens: presenter mode (F5), reset (R)
+    /// and "Fit view" (F) frame it (default: the view, grown to every body).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focus: Option<ViewSpec>,
+    /// How the app opens the scene: paused or playing, at what speed, with what
+    /// plot window (default: playing in real time, a 2 s window).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningSpec>,
     /// Plots the app opens with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<PlotSpec>,
@@ -410,6 +420,29 @@ impl Default for SolverSpec {
 pub struct ViewSpec {
     pub min: Vec2,
     pub max: Vec2,
+}
+
+/// How the app opens a scene (or a tour step): `opening: (paused: true,
+/// speed: 0.05, plot_window: 0.02)`. Every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningSpec {
+    /// Open paused at t = 0 (default: playing).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paused: bool,
+    /// Speed of the clock relative to real time, 0.01 to 4: 0.05 is a 20×
+    /// slow motion (default 1).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<f64>,
+    /// Pause by itself when the simulated time reaches this many seconds.
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pause_at: Option<f64>,
+    /// Seconds of simulated time the plots show (default 2).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plot_window: Option<f64>,
 }
 
 /// One plot: a title and the series drawn in it (see `docs/scenes.md`).

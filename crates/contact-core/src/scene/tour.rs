@@ -13,6 +13,8 @@
 //!             algorithm: Right,
 //!             text: "The particle slides along the floor with ẍ = 1.",
 //!             look: ["Plot “Acceleration along y”: ÿ = 0.", "Table: g2 handled, λ = 1."],
+//!             // Play the first 20 ms at 1/20 of real time, then stop there.
+//!             opening: (speed: 0.05, pause_at: 0.02, plot_window: 0.02),
 //!         ),
 //!     ],
 //! )
@@ -27,7 +29,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::build::Ctx;
-use super::{Overrides, SceneError};
+use super::schema::OpeningSpec;
+use super::{Opening, Overrides, SceneError};
 use crate::choice::Algorithm;
 
 /// A checked tour.
@@ -53,12 +56,28 @@ pub struct TourStep {
     pub text: String,
     /// What to look at: which plot, which row of the table, which tab.
     pub look: Vec<String>,
+    /// How the step opens (it replaces the scene's own `opening`): where what
+    /// it names is on screen.
+    pub opening: Option<Opening>,
 }
 
 impl TourStep {
     /// The overrides the step's scene is loaded with.
     pub fn overrides(&self) -> Overrides {
         Overrides { balls: self.balls, ..Default::default() }
+    }
+
+    /// The step's scene as the step opens it: loaded with its overrides, its
+    /// algorithm selected, its opening in place of the scene's.
+    pub fn load(&self) -> Result<super::Scene, SceneError> {
+        let mut scene = super::load(&self.scene, &self.overrides())?;
+        if let Some(a) = self.algorithm {
+            scene.world.settings.algorithm = a;
+        }
+        if let Some(o) = self.opening {
+            scene.opening = o;
+        }
+        Ok(scene)
     }
 }
 
@@ -84,6 +103,8 @@ struct StepSpec {
     text: String,
     #[serde(default)]
     look: Vec<String>,
+    #[serde(default)]
+    opening: Option<OpeningSpec>,
 }
 
 /// Reads and checks the tour at `path`, and loads each step's scene.
@@ -116,8 +137,19 @@ pub fn parse(text: &str, origin: &str, dir: &Path) -> Result<Tour, SceneError> {
             return Err(cx.err(&format!("steps[{i}].look[{k}]"), "an empty line of what to look at"));
         }
         let scene = normalize(&dir.join(&s.scene));
-        let step =
-            TourStep { title: s.title, scene, algorithm: s.algorithm, balls: s.balls, text: s.text, look: s.look };
+        let opening = match &s.opening {
+            Some(o) => Some(super::build::opening(&cx, &at("opening"), Some(o))?),
+            None => None,
+        };
+        let step = TourStep {
+            title: s.title,
+            scene,
+            algorithm: s.algorithm,
+            balls: s.balls,
+            text: s.text,
+            look: s.look,
+            opening,
+        };
         // The step's scene must load: its own error, reported at this step.
         if let Err(e) = super::load(&step.scene, &step.overrides()) {
             let (field, message) = if !step.scene.is_file() {

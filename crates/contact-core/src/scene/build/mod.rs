@@ -33,6 +33,7 @@ mod view;
 
 pub use self::ctx::Ctx;
 pub use self::ron_errors::ron_error;
+pub(in crate::scene) use self::view::opening;
 
 use self::bodies::{Bodies, add_body};
 use self::constraints::{Constraints, add_constraint};
@@ -99,12 +100,16 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     // View and plots.
     let view = view::view_box(cx, &file.view, &model, &state)?;
     let plots = view::plots(cx, &file.plots, &model)?;
+    let focus = file.focus.as_ref().map(|f| view::rect(cx, "focus", f)).transpose()?;
+    let opening = view::opening(cx, "opening", file.opening.as_ref())?;
 
     Ok(Scene {
         name: file.name,
         description: file.description.trim().to_string(),
         world: World::new(model, state, settings),
         view,
+        focus,
+        opening,
         plots,
         dt,
         duration,

@@ -1,25 +1,50 @@
 //! How the scene is shown at start: the view box (written, or a box around every
-//! body) and the plots, whose series must be those of [`crate::scene::series_names`].
+//! body), the focus (the region of interest), the opening (the clock and the
+//! plot window) and the plots, whose series must be those of
+//! [`crate::scene::series_names`].
 
 use nalgebra::Vector2;
 
 use super::ctx::{Ctx, Result};
 use crate::model::{Model, State};
-use crate::scene::schema::{PlotSpec, ViewSpec};
-use crate::scene::{PlotPreset, ViewBox};
+use crate::scene::schema::{OpeningSpec, PlotSpec, ViewSpec};
+use crate::scene::{Opening, PlotPreset, ViewBox};
 
 /// The `view` block, or a box around every body.
 pub(super) fn view_box(cx: &Ctx, view: &Option<ViewSpec>, model: &Model, state: &State) -> Result<ViewBox> {
-    Ok(match view {
+    match view {
+        Some(v) => rect(cx, "view", v),
+        None => Ok(auto_view(model, state)),
+    }
+}
+
+/// A rectangle `(min: (x, y), max: (x, y))` written at `field`.
+pub(in crate::scene) fn rect(cx: &Ctx, field: &str, v: &ViewSpec) -> Result<ViewBox> {
+    let (min, max) = (cx.finite2(&format!("{field}.min"), v.min)?, cx.finite2(&format!("{field}.max"), v.max)?);
+    if min.x >= max.x || min.y >= max.y {
+        return Err(cx.err(&format!("{field}.max"), format!("the {field}'s max must be above and right of its min")));
+    }
+    Ok(ViewBox { min: (min.x, min.y), max: (max.x, max.y) })
+}
+
+/// The `opening` block written at `field` (a scene's, or a tour step's), or
+/// the default: playing in real time.
+pub(in crate::scene) fn opening(cx: &Ctx, field: &str, spec: Option<&OpeningSpec>) -> Result<Opening> {
+    let Some(spec) = spec else { return Ok(Opening::default()) };
+    let at = |f: &str| format!("{field}.{f}");
+    let speed = match spec.speed {
         Some(v) => {
-            let (min, max) = (cx.finite2("view.min", v.min)?, cx.finite2("view.max", v.max)?);
-            if min.x >= max.x || min.y >= max.y {
-                return Err(cx.err("view.max", "the view's max must be above and right of its min"));
+            cx.finite(&at("speed"), v)?;
+            if !Opening::SPEEDS.contains(&v) {
+                return Err(cx.err(&at("speed"), format!("the speed must be between 0.01 and 4, got {v}")));
             }
-            ViewBox { min: (min.x, min.y), max: (max.x, max.y) }
+            v
         }
-        None => auto_view(model, state),
-    })
+        None => 1.0,
+    };
+    let pause_at = spec.pause_at.map(|t| cx.non_negative(&at("pause_at"), t, "the pause time")).transpose()?;
+    let plot_window = spec.plot_window.map(|w| cx.positive(&at("plot_window"), w, "the plot window")).transpose()?;
+    Ok(Opening { paused: spec.paused, speed, pause_at, plot_window })
 }
 
 /// The `plots`, each series a known one.
