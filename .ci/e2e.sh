@@ -8,8 +8,9 @@
 #  1b. Presenter mode (--present) renders: a banner with the algorithm and the
 #     handled set over the world view, and no bottom panels.
 #  1c. The visual check over every built-in scene × {normal, presenter}, compare
-#     mode on the wedge and the billiard, presenter mode at 1280x720 and
-#     1920x1080 (scripts/screenshots views): each screenshot checked against the
+#     mode on the wedge and the billiard, presenter mode on every scene at
+#     1280x720 and 1920x1080, every step of the paper's tour as it opens (at
+#     its own pause) (scripts/screenshots views): each screenshot checked against the
 #     app's own world → screen mapping (--check-view); PNGs and logs kept in
 #     $OUT/views.
 #  2. An xdotool drag on a ball: the app logs where each body is on screen once
@@ -55,7 +56,7 @@ W=1600; H=900
 # --- 1. Screenshot -------------------------------------------------------------
 say "screenshot of the wedge"
 timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" \
-  "$BIN" assets/scenes/wedge.ron --size ${W}x${H} --speed 0.05 --frames 60 \
+  "$BIN" assets/scenes/wedge.ron --size ${W}x${H} --play --speed 0.05 --frames 60 \
   --screenshot "$OUT/wedge.png" >"$OUT/screenshot.log" 2>&1 || { tail -20 "$OUT/screenshot.log"; fail "the app did not exit cleanly"; }
 [ -s "$OUT/wedge.png" ] || fail "no screenshot written"
 grep -q "Screenshot saved to" "$OUT/screenshot.log" || fail "the app did not say where the screenshot went"

@@ -163,12 +163,14 @@ fn layout(
     // In presenter mode the scene comes first: the side panels take at most a
     // fifth (switcher) and a quarter (plot) of the window's width.
     let width = ctx.content_rect().width();
-    let (plots_id, plots_w, left_id, left_w) = if present && data.editor.on {
-        // Editing in front of an audience: the tools and the inspector need
-        // room for their fields at the large font.
+    let (plots_id, plots_w, left_id, left_w) = if present && (data.editor.on || data.tour.open) {
+        // Editing in front of an audience, or the tour: the tools, the
+        // inspector and the tour's text need room at the large font.
         ("plots-present", (0.25 * width).min(330.0), "left-present-edit", (0.3 * width).min(340.0))
     } else if present {
         ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
+    } else if data.tour.open {
+        ("plots", 470.0, "left-tour", 360.0)
     } else {
         ("plots", 470.0, "left", 318.0)
     };
@@ -251,8 +253,13 @@ fn layout(
                     editor::EditPanel { data: &mut data, actions: &mut edit_out }.ui(ui);
                     return;
                 }
+                // The tour, docked: it never covers the world it describes.
+                if data.tour.open {
+                    tour_panel::TourPanel { data: &mut data, actions: &mut tour_out }.docked(ui);
+                    ui.separator();
+                }
                 algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
-                if present {
+                if present || data.tour.open {
                     return;
                 }
                 ui.add_space(6.0);
@@ -271,7 +278,6 @@ fn layout(
     }
     let in_points = data.view.in_points(zoom);
     overlay::Overlay { data: &mut data, view: &in_points, rect: rest }.paint(&ctx);
-    tour_panel::TourPanel { data: &mut data, actions: &mut tour_out, world: rest }.show(&ctx);
     compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
         data.state.banner = presenter::banner(&ctx, &data, rest);

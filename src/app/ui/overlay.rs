@@ -128,6 +128,16 @@ impl Overlay<'_, '_, '_> {
                         y > self.rect.min.y + 50.0 && y < self.rect.max.y - 80.0
                     })
                     .filter(clear_of_windows)
+                    // Never over a body (the label's whole rectangle, not its
+                    // anchor): where every spot is, the wall goes unnamed here
+                    // (the table and the legend name it).
+                    .filter(|q| {
+                        let r = anchor.anchor_size(scr(*q + off), size).expand(3.0);
+                        !(0..nb).any(|i| {
+                            let rad = (world.model.bodies[i].radius * view.ppm) as f32;
+                            r.expand(rad.max(3.0)).contains(scr(at[i]))
+                        })
+                    })
                     .max_by(|a, b| {
                         let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
                         clear(a).total_cmp(&clear(b))
@@ -277,7 +287,10 @@ impl Overlay<'_, '_, '_> {
         }
 
         if draw.labels {
-            self.legend(&p);
+            // The bodies on screen (centre, radius in points): the legend keeps clear of them.
+            let discs: Vec<(Pos2, f32)> =
+                (0..nb).map(|b| (scr(positions(b)), (world.model.bodies[b].radius * view.ppm) as f32)).collect();
+            self.legend(&p, &discs);
         }
 
         // Paused mark and the scene error banner.
@@ -381,8 +394,10 @@ impl Overlay<'_, '_, '_> {
         x0 + width + 6.0
     }
 
-    /// The legend of colours, bottom right, in as many rows as the view's width needs.
-    fn legend(&self, p: &egui::Painter) {
+    /// The legend of colours, in as many rows as the view's width needs, in
+    /// the corner of the view that covers the fewest bodies (bottom right
+    /// first): it never sits on a pile.
+    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)]) {
         let look = &self.data.look;
         let shrunk = look.lambda_scale < 0.95 * look.force_scale;
         let lambda_text = if shrunk {
@@ -428,11 +443,18 @@ impl Overlay<'_, '_, '_> {
         }
         let w = lines.iter().map(|l| l.iter().map(|&k| items[k].3).sum::<f32>()).fold(0.0, f32::max) + 8.0;
         let h = 6.0 + 17.0 * lines.len() as f32;
-        // Bottom right, above the axis numbers.
-        let bg = egui::Rect::from_min_size(
-            Pos2::new(self.rect.max.x - w - 8.0, self.rect.max.y - 26.0 - h),
-            egui::vec2(w, h),
-        );
+        // Bottom right above the axis numbers, bottom left, then the top
+        // corners below the time label and the scale bar.
+        let size = egui::vec2(w, h);
+        let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
+        let (top, bottom) = (self.rect.min.y + 40.0, self.rect.max.y - 26.0 - h);
+        let corners = [(right, bottom), (left, bottom), (right, top), (left, top)];
+        let covers = |r: egui::Rect| discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count();
+        let bg = corners
+            .iter()
+            .map(|&(x, y)| egui::Rect::from_min_size(Pos2::new(x, y), size))
+            .min_by_key(|&r| covers(r))
+            .expect("four corners");
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (i, line) in lines.iter().enumerate() {
             let mut x = bg.min.x + 8.0;

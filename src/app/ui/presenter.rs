@@ -39,9 +39,11 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) -> Optio
                 .corner_radius(6.0)
                 .inner_margin(egui::Margin::symmetric(14, 8))
                 .show(ui, |ui| {
+                    // Within the world view: a long set wraps, it never runs over the panels.
+                    ui.set_max_width((world.width() - 60.0).max(200.0));
                     ui.label(RichText::new(algorithm.label()).size(34.0).strong().color(algorithm_color(algorithm)));
                     let set = RichText::new(set).size(22.0).monospace().color(egui::Color32::from_gray(235));
-                    ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Extend));
+                    ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Wrap));
                     ui.label(
                         RichText::new(format!("t = {:.3} s", lab.time()))
                             .size(16.0)

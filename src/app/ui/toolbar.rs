@@ -125,14 +125,19 @@ impl Toolbar<'_, '_, '_> {
         ui.separator();
         ui.label("speed");
         let mut speed = self.data.settings.speed;
-        let r = ui.add(
-            egui::Slider::new(&mut speed, 0.01..=4.0)
-                .logarithmic(true)
-                .custom_formatter(|v, _| format!("{v:.2}×"))
-                .clamping(egui::SliderClamping::Always),
-        );
-        if r.changed() {
-            self.data.settings.speed = speed;
+        if self.data.state.present {
+            // Presenter mode: the speed and its presets, no slider (one row at 1.5×).
+            ui.label(RichText::new(format!("{speed:.2}×")).monospace());
+        } else {
+            let r = ui.add(
+                egui::Slider::new(&mut speed, 0.01..=4.0)
+                    .logarithmic(true)
+                    .custom_formatter(|v, _| format!("{v:.2}×"))
+                    .clamping(egui::SliderClamping::Always),
+            );
+            if r.changed() {
+                self.data.settings.speed = speed;
+            }
         }
         for s in [0.02, 0.1, 1.0] {
             let tip = if s < 1.0 { format!("{:.0}× slow motion", 1.0 / s) } else { "real time".into() };

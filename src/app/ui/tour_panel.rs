@@ -1,6 +1,7 @@
-//! The Tour panel: a window over the world view with the tour's steps, the
-//! current step's text, what to look at, and the buttons that load a step's
-//! scene and algorithm (see [`crate::app::tour`]).
+//! The Tour panel, docked at the top of the left panel (it never covers the
+//! world it describes): the tour's steps, the current step's text, what to
+//! look at, and the buttons that load a step's scene and algorithm (see
+//! [`crate::app::tour`]).
 
 use bevy_egui::egui::{self, RichText};
 
@@ -12,28 +13,20 @@ use crate::app::tour::{TourAction, running_step};
 pub struct TourPanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<TourAction>,
-    /// The world view: the window opens at its top-left corner.
-    pub world: egui::Rect,
 }
 
 impl TourPanel<'_, '_, '_> {
-    pub fn show(&mut self, ctx: &egui::Context) {
-        if !self.data.tour.open {
-            return;
-        }
-        let mut open = true;
-        egui::Window::new(RichText::new("🎓 Tour").strong())
-            .id(egui::Id::new("tour"))
-            .open(&mut open)
-            .default_pos(self.world.min + egui::vec2(12.0, 12.0))
-            .default_width(420.0)
-            .max_width(self.world.width().max(300.0) - 24.0)
-            .resizable(true)
-            .collapsible(true)
-            .show(ctx, |ui| self.ui(ui));
-        if !open {
-            self.actions.push(TourAction::Toggle);
-        }
+    /// The panel in the left column: a header with its close button, then the tour.
+    pub fn docked(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.heading("🎓 Tour");
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.small_button("✕").on_hover_text("T: close the tour").clicked() {
+                    self.actions.push(TourAction::Toggle);
+                }
+            });
+        });
+        self.ui(ui);
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
