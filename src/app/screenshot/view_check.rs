@@ -64,8 +64,11 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         if in_view && marker {
             failures.push(format!("{}: in view at ({:.0}, {:.0}) px but has an edge marker", body.name, at.x, at.y));
         }
-        // A scene with a region of interest is fitted to it, not to every body.
-        if !in_view && view.auto_fit && lab.scene.focus.is_none() {
+        // A scene with a region of interest is fitted to it: a body inside it
+        // must be in view, one that has left it may be off.
+        let in_focus =
+            lab.scene.focus.is_none_or(|f| p.x >= f.min.0 && p.x <= f.max.0 && p.y >= f.min.1 && p.y <= f.max.1);
+        if !in_view && view.auto_fit && in_focus {
             failures.push(format!(
                 "{}: at ({:.0}, {:.0}) px, off the view fitted to the scene (view rect {:?})",
                 body.name, at.x, at.y, view.rect
