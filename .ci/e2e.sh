@@ -106,7 +106,8 @@ pfill() { convert "$OUT/present.png" -crop "$1" +repage -fuzz 3% -fill white -op
 read -r mean sd < <(pstat "300x160+515+105")
 say "  banner (algorithm and E ∪ F⁺): mean $mean, stddev $sd"
 awk -v sd="$sd" 'BEGIN { exit !(sd >= 0.08) }' || fail "presenter banner looks empty (stddev $sd)"
-read -r f < <(pfill "560x160+540+720")
+# (Above the presenter's own timeline bar, along the bottom edge.)
+read -r f < <(pfill "560x110+540+720")
 say "  no inspector in presenter mode: panel fill $f where the table and trace usually are"
 awk -v f="$f" 'BEGIN { exit !(f <= 0.1) }' || fail "presenter mode still shows the bottom panels (fill $f)"
 
