@@ -44,7 +44,10 @@ pub(super) fn pause_at_time(
         pause.reached = true;
         virt.pause();
         fixed.discard_overstep(std::time::Duration::MAX);
-        info!("paused at t = {} s (pause at {t} s)", lab.time());
-        status.say(real.elapsed_secs_f64(), format!("Paused at t = {t} s, where the scene stops: Space goes on"));
+        // (The status line logs it too.)
+        status.say(
+            real.elapsed_secs_f64(),
+            format!("Paused at t = {} s, where the scene stops: Space goes on", lab.time()),
+        );
     }
 }

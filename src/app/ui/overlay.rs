@@ -21,6 +21,12 @@ fn pos(v: bevy::math::Vec2) -> Pos2 {
     Pos2::new(v.x, v.y)
 }
 
+/// How many of the bodies on screen (centre, radius in points) a rectangle
+/// touches.
+fn bodies_under(r: egui::Rect, discs: &[(Pos2, f32)]) -> usize {
+    discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count()
+}
+
 /// Text with a dark halo so it reads over anything.
 fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
     let font = FontId::proportional(size);
@@ -68,6 +74,9 @@ impl Overlay<'_, '_, '_> {
             }
         }
         let scr = |w: DVec2| pos(view.to_screen(w));
+        // The bodies on screen (centre, radius in points): labels and the legend keep clear of them.
+        let discs: Vec<(Pos2, f32)> =
+            (0..nb).map(|b| (scr(at[b]), (world.model.bodies[b].radius * view.ppm) as f32)).collect();
         // Under a window (the tour, compare's readout) or the presenter's banner
         // (not interactable, so not a layer egui finds under a point).
         let banner = self.data.state.banner;
@@ -131,13 +140,7 @@ impl Overlay<'_, '_, '_> {
                     // Never over a body (the label's whole rectangle, not its
                     // anchor): where every spot is, the wall goes unnamed here
                     // (the table and the legend name it).
-                    .filter(|q| {
-                        let r = anchor.anchor_size(scr(*q + off), size).expand(3.0);
-                        !(0..nb).any(|i| {
-                            let rad = (world.model.bodies[i].radius * view.ppm) as f32;
-                            r.expand(rad.max(3.0)).contains(scr(at[i]))
-                        })
-                    })
+                    .filter(|q| bodies_under(anchor.anchor_size(scr(*q + off), size).expand(3.0), &discs) == 0)
                     .max_by(|a, b| {
                         let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
                         clear(a).total_cmp(&clear(b))
@@ -287,9 +290,6 @@ impl Overlay<'_, '_, '_> {
         }
 
         if draw.labels {
-            // The bodies on screen (centre, radius in points): the legend keeps clear of them.
-            let discs: Vec<(Pos2, f32)> =
-                (0..nb).map(|b| (scr(positions(b)), (world.model.bodies[b].radius * view.ppm) as f32)).collect();
             self.legend(&p, &discs);
         }
 
@@ -449,11 +449,10 @@ impl Overlay<'_, '_, '_> {
         let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
         let (top, bottom) = (self.rect.min.y + 40.0, self.rect.max.y - 26.0 - h);
         let corners = [(right, bottom), (left, bottom), (right, top), (left, top)];
-        let covers = |r: egui::Rect| discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count();
         let bg = corners
             .iter()
             .map(|&(x, y)| egui::Rect::from_min_size(Pos2::new(x, y), size))
-            .min_by_key(|&r| covers(r))
+            .min_by_key(|&r| bodies_under(r, discs))
             .expect("four corners");
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (i, line) in lines.iter().enumerate() {
