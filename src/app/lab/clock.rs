@@ -45,9 +45,6 @@ pub(super) fn pause_at_time(
         virt.pause();
         fixed.discard_overstep(std::time::Duration::MAX);
         // (The status line logs it too.)
-        status.say(
-            real.elapsed_secs_f64(),
-            format!("Paused at t = {} s, where the scene stops: Space goes on", lab.time()),
-        );
+        status.say(real.elapsed_secs_f64(), format!("Paused at t = {t} s, where the scene stops: Space goes on"));
     }
 }
