@@ -121,7 +121,9 @@ impl Plugin for ComparePlugin {
         app.init_resource::<Compare>()
             .add_message::<CompareAction>()
             .add_systems(FixedUpdate, step_lanes.in_set(PhysicsSet::Lanes))
-            .add_systems(PreUpdate, follow_jumps.after(InstallSceneSet))
+            // The refork runs before this frame's fixed steps: the lanes start at
+            // the state the jump left (t = 0 after a reset), not a few steps on.
+            .add_systems(PreUpdate, (follow_jumps, refork).chain().after(InstallSceneSet))
             .add_systems(Update, (keyboard, apply_actions).chain().in_set(FrameSet::Prepare))
             .add_systems(
                 Update,
@@ -176,13 +178,17 @@ fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
     compare.on = true;
 }
 
-fn apply_actions(world: &mut World) {
+/// After a jump (a restore, a reset): the same lanes, or the chosen ones after a
+/// fork from the start, from the new state.
+fn refork(world: &mut World) {
     if std::mem::take(&mut world.resource_mut::<Compare>().refork) {
-        // The same lanes (or the chosen ones after a fork from the start), from the new state.
         let compare = world.resource::<Compare>();
         let lanes: Vec<Algorithm> = compare.lanes.iter().map(|l| l.lane.algorithm()).collect();
         if lanes.is_empty() { fork(world) } else { fork_lanes(world, &lanes) }
     }
+}
+
+fn apply_actions(world: &mut World) {
     let actions: Vec<CompareAction> = world.resource_mut::<Messages<CompareAction>>().drain().collect();
     let now = world.resource::<Time<Real>>().elapsed_secs_f64();
     for action in actions {
@@ -328,8 +334,8 @@ fn record_penetration(lab: &Lab, compare: &mut Compare) {
     }
 }
 
-/// A restore or a reset forks the lanes again from the new state (at the next
-/// `Update`); a new scene ends compare mode.
+/// A restore or a reset forks the lanes again from the new state ([`refork`],
+/// next in `PreUpdate`); a new scene ends compare mode.
 fn follow_jumps(
     mut jumped: MessageReader<StateJumped>,
     mut compare: ResMut<Compare>,

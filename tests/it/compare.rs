@@ -87,3 +87,22 @@ fn a_restore_forks_the_lanes_again_from_the_restored_state() {
         assert!((l.from - lab.world.state.t).abs() < 1e-12);
     }
 }
+
+#[test]
+fn from_the_start_forks_at_t_0_while_the_clock_plays() {
+    let mut app = lab_app("wedge.ron");
+    run_until(&mut app, 85, |_, _| {});
+    act(&mut app, CompareAction::Fork { from_start: true });
+    // The clock keeps playing through the reset and the fork.
+    for _ in 0..4 {
+        app.update();
+    }
+    let lab = app.world().resource::<Lab>();
+    let c = app.world().resource::<Compare>();
+    assert!(c.on && c.lanes.len() == 3, "three lanes beside the lab's Right");
+    assert!(lab.world.steps < 10, "the lab went back to the start ({} steps)", lab.world.steps);
+    for l in &c.lanes {
+        assert_eq!(l.from, 0.0, "{:?} forked at t = {} s", l.lane.algorithm(), l.from);
+        assert_eq!(l.lane.world.steps, lab.world.steps, "{:?} in lockstep", l.lane.algorithm());
+    }
+}
