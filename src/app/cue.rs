@@ -209,8 +209,12 @@ pub fn aim(
             apply_shot(&mut coords, v);
         }
         cue.pending = Some(Shot { body: a.body, velocity: v, steps: lab.world.steps });
-        let when = if virt.is_paused() { ", paused: → or Space plays it" } else { "" };
-        status.say(now, format!("cue shot: {name} at ({:.3}, {:.3}) m/s{when}", v.x, v.y));
+        let text = format!("cue shot: {name} at ({:.3}, {:.3}) m/s", v.x, v.y);
+        if virt.is_paused() {
+            status.say_while_paused(now, format!("{text}, paused: → or Space plays it"));
+        } else {
+            status.say(now, text);
+        }
     } else {
         cue.aim = Some(a);
     }

@@ -8,14 +8,15 @@
 //! before it, so the table and the trace show that step again.
 //!
 //! Snapshots after the restored one stay until the next step, so scrubbing back
-//! and forth loses nothing; stepping from a restored state drops them (a new branch).
+//! and forth loses nothing; stepping from a restored state drops them (a new
+//! branch), and the status bar says so, with the time the replaced run reached.
 
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
 use contact_core::{ConstraintKey, Snapshot, World};
 
-use super::lab::{InstallSceneSet, Lab, PhysicsSet, Restored, StateJumped, StepSettings, state_jumped};
+use super::lab::{InstallSceneSet, Lab, PhysicsSet, Restored, StateJumped, Status, StepSettings, num, state_jumped};
 
 /// Simulated seconds the ring covers at least.
 pub const SPAN_SECONDS: f64 = 60.0;
@@ -48,15 +49,19 @@ impl Timeline {
         self.snaps.push_back(first);
     }
 
-    /// Records the state after a step.
-    pub fn record(&mut self, world: &World, h: f64) {
+    /// Records the state after a step. A step from a restored snapshot
+    /// replaces the stored run after it: returns the `t` of its last snapshot,
+    /// when there was one.
+    pub fn record(&mut self, world: &World, h: f64) -> Option<f64> {
+        let mut replaced = None;
         if let Some(c) = self.cursor.take() {
+            replaced = (self.snaps.len() > c + 1).then(|| self.range().1);
             self.snaps.truncate(c + 1);
         }
         let wanted = (SPAN_SECONDS * 1.05 / h.max(1e-9)).ceil();
         self.stride = ((wanted / self.max_count as f64).ceil() as u64).max(1);
         if !world.steps.is_multiple_of(self.stride) {
-            return;
+            return replaced;
         }
         let snap = world.snapshot();
         // Contacts by proximity: the rows, and so the size, change as the scene moves.
@@ -68,6 +73,7 @@ impl Timeline {
         {
             self.snaps.pop_front();
         }
+        replaced
     }
 
     /// `(t_first, t_last)` of the ring.
@@ -119,10 +125,17 @@ pub struct EventLog {
 pub const EVENT_LOG_MAX: usize = 500;
 
 impl EventLog {
+    /// Forgets the events after `t` (a new branch replaces the run they were in).
     fn truncate_after(&mut self, t: f64) {
         while self.events.back().is_some_and(|e| e.t > t + 1e-12) {
             self.events.pop_back();
+            self.total -= 1;
         }
+    }
+
+    /// The events of the stored run up to `t` (the instant shown, after a restore).
+    pub fn count_until(&self, t: f64) -> usize {
+        self.total - self.events.iter().rev().take_while(|e| e.t > t + 1e-12).count()
     }
 }
 
@@ -137,13 +150,30 @@ impl Plugin for TimelinePlugin {
     }
 }
 
-fn record(lab: Option<Res<Lab>>, settings: Res<StepSettings>, mut timeline: ResMut<Timeline>) {
+fn record(
+    lab: Option<Res<Lab>>,
+    settings: Res<StepSettings>,
+    mut timeline: ResMut<Timeline>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
     let Some(lab) = lab else { return };
     if timeline.generation != Some(lab.generation) {
         timeline.reset(&lab.world, lab.generation);
         return;
     }
-    timeline.record(&lab.world, settings.h);
+    if let Some(until) = timeline.record(&lab.world, settings.h) {
+        let from = lab.time() - settings.h;
+        status.say(
+            real.elapsed_secs_f64(),
+            format!(
+                "A new run from t = {} s ({}): it replaces the stored run up to t = {} s",
+                num(from),
+                lab.world.settings.algorithm.label(),
+                num(until)
+            ),
+        );
+    }
 }
 
 fn log_events(lab: Option<Res<Lab>>, mut log: ResMut<EventLog>) {

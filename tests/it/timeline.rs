@@ -102,3 +102,50 @@ fn timeline_keeps_sixty_seconds() {
     assert!(t1 - t0 >= SPAN_SECONDS - h, "the ring covers {:.3} s", t1 - t0);
     assert!(t1 - t0 <= SPAN_SECONDS * 1.1 + h, "and not much more ({:.3} s)", t1 - t0);
 }
+
+/// Stepping from a restored instant replaces the stored run after it: the
+/// status bar says so, and the rewinds' count follows the run shown.
+#[test]
+fn a_step_from_a_restored_instant_replaces_the_later_run_and_says_so() {
+    use contact_lab::app::lab::Status;
+    use contact_lab::app::timeline::EventLog;
+    let mut app = headless(&scene("billiard-corner.ron"));
+    run_until(&mut app, 600, |_, _| {});
+    let (total, times): (usize, Vec<f64>) = {
+        let log = app.world().resource::<EventLog>();
+        (log.total, log.events.iter().map(|e| e.t).collect())
+    };
+    assert!(total >= 2 && total == times.len(), "the break rewinds ({total}) and the log keeps them all");
+    // Back to between the first rewind and the last.
+    let t_mid = (times[0] + times[times.len() - 1]) / 2.0;
+    let before = times.iter().filter(|&&t| t <= t_mid).count();
+    assert!(before >= 1 && before < total);
+    let idx = app.world().resource::<Timeline>().index_at(t_mid).unwrap();
+    app.world_mut().write_message(LabAction::Restore(idx));
+    app.update();
+    let t_shown = app.world().resource::<Lab>().world.state.t;
+    let log = app.world().resource::<EventLog>();
+    let until = times.iter().filter(|&&t| t <= t_shown + 1e-12).count();
+    assert_eq!(log.count_until(t_shown), until, "the count at the instant shown");
+    assert_eq!(log.total, total, "scrubbing loses nothing");
+    let t_end = app.world().resource::<Timeline>().range().1;
+
+    app.world_mut().write_message(LabAction::StepOnce);
+    app.update();
+    let status = app.world().resource::<Status>().text.clone();
+    assert!(status.contains("replaces the stored run"), "{status}");
+    assert!(status.contains(&contact_lab::app::lab::num(t_end)), "names where the replaced run reached: {status}");
+    let log = app.world().resource::<EventLog>();
+    let t_now = app.world().resource::<Lab>().world.state.t;
+    assert!(log.total < total, "the replaced future's rewinds are not counted ({} of {total})", log.total);
+    assert!(log.events.iter().all(|e| e.t <= t_now + 1e-12));
+    assert_eq!(log.total, log.events.len());
+    // A text that speaks of the pause goes when the clock plays.
+    app.world_mut().resource_mut::<Status>().say_while_paused(0.0, "paused: Space plays it");
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "paused: Space plays it", "still paused");
+    app.world_mut().write_message(LabAction::SetPaused(false));
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "", "no stale text while playing");
+}

@@ -310,7 +310,12 @@ fn apply_actions(
             EditAction::Toggle if ed.on => {
                 ed.on = false;
                 ed.gesture = None;
-                status.say(now, "Edit mode left: the edited scene is ready to run (Space plays)");
+                let text = "Edit mode left: the edited scene is ready to run";
+                if virt.is_paused() {
+                    status.say_while_paused(now, format!("{text} (Space plays)"))
+                } else {
+                    status.say(now, text)
+                }
             }
             EditAction::Toggle | EditAction::FromHere => {
                 let from_here = matches!(action, EditAction::FromHere);

@@ -45,6 +45,9 @@ pub(super) fn pause_at_time(
         virt.pause();
         fixed.discard_overstep(std::time::Duration::MAX);
         // (The status line logs it too.)
-        status.say(real.elapsed_secs_f64(), format!("Paused at t = {t} s, where the scene stops: Space goes on"));
+        status.say_while_paused(
+            real.elapsed_secs_f64(),
+            format!("Paused at t = {t} s, where the scene stops: Space goes on"),
+        );
     }
 }

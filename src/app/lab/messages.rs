@@ -73,6 +73,8 @@ pub struct Status {
     pub text: String,
     pub at: f64,
     pub error: bool,
+    /// The text speaks of the paused clock ("Space plays it"): it goes when the clock plays.
+    pub while_paused: bool,
 }
 
 impl Status {
@@ -80,12 +82,28 @@ impl Status {
         self.text = text.into();
         self.at = now;
         self.error = false;
+        self.while_paused = false;
         info!("{}", self.text);
+    }
+    /// Says a text that holds while the clock is paused ("Space plays it"): it is
+    /// cleared when the clock plays ([`forget_paused_text`]).
+    pub fn say_while_paused(&mut self, now: f64, text: impl Into<String>) {
+        self.say(now, text);
+        self.while_paused = true;
     }
     pub fn warn(&mut self, now: f64, text: impl Into<String>) {
         self.text = text.into();
         self.at = now;
         self.error = true;
+        self.while_paused = false;
         warn!("{}", self.text);
+    }
+}
+
+/// A text said while paused goes when the clock plays: no stale "Space plays it".
+pub fn forget_paused_text(mut status: ResMut<Status>, virt: Res<Time<Virtual>>) {
+    if status.while_paused && !virt.is_paused() {
+        status.text.clear();
+        status.while_paused = false;
     }
 }

@@ -41,7 +41,7 @@ pub use clock::open_clock;
 pub use components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
-pub use format::{fresh_file_name, num};
+pub use format::{FORCE_ROUND_OFF, force, fresh_file_name, num};
 pub use frame::{
     Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
     ViewTransform,
@@ -85,7 +85,11 @@ impl Plugin for LabPlugin {
             )
             .add_systems(PreUpdate, sync::install_scenes.in_set(InstallSceneSet))
             .add_systems(FixedUpdate, clock::pause_at_time.after(PhysicsSet::Record))
-            .add_systems(Update, (interpolation, refresh_look, release_tool_claim).in_set(FrameSet::Prepare));
+            .add_systems(
+                Update,
+                (interpolation, refresh_look, release_tool_claim, messages::forget_paused_text)
+                    .in_set(FrameSet::Prepare),
+            );
     }
 }
 

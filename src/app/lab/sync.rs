@@ -75,7 +75,9 @@ fn install(world: &mut World, request: InstallScene) {
         super::clock::open_clock(world, &opening, true);
         world.write_message(Opened(opening));
         let now = world.resource::<Time<Real>>().elapsed_secs_f64();
-        world.resource_mut::<super::Status>().say(now, super::clock::opening_text(&opening));
+        let text = super::clock::opening_text(&opening);
+        let mut status = world.resource_mut::<super::Status>();
+        if opening.paused { status.say_while_paused(now, text) } else { status.say(now, text) }
     }
     world.write_message(StateJumped { new_scene: true, reset: false });
 }

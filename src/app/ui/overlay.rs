@@ -9,7 +9,7 @@ use contact_core::Geometry;
 use super::data::PanelData;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::palette::algorithm_color;
-use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, geometry, num, palette};
+use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, force, geometry, num, palette};
 
 pub struct Overlay<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
@@ -186,7 +186,7 @@ impl Overlay<'_, '_, '_> {
                         &p,
                         scr(tip) + egui::vec2(6.0, 6.0),
                         Align2::LEFT_TOP,
-                        &format!("λ[{}] = {} N", lab.constraint_names[k], num(s.lambda)),
+                        &format!("λ[{}] = {} N", lab.constraint_names[k], force(s.lambda)),
                         13.0,
                         palette::egui(rgb),
                     );

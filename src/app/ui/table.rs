@@ -5,13 +5,26 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::{Column, PanelData};
-use crate::app::lab::{ConstraintState, ConstraintStatus, geometry_label, num, palette};
+use crate::app::lab::{ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette};
 
 pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
+/// Column widths; the name's (index 1) is the least it gets: it takes the
+/// width the panel has beyond the others, so whole names show.
 const WIDTHS: [f32; 8] = [26.0, 92.0, 88.0, 80.0, 82.0, 78.0, 132.0, 30.0];
+
+/// The width of each column in a table `avail` wide.
+fn widths(avail: f32, spacing: f32) -> [f32; 8] {
+    let mut w = WIDTHS;
+    let others: f32 = w.iter().enumerate().filter(|(i, _)| *i != 1).map(|(_, w)| w + spacing).sum();
+    w[1] = (avail - others - spacing - 12.0).max(WIDTHS[1]);
+    w
+}
+
+/// Radius of the dots in the name cell, one per dynamic body of the row.
+const DOT: f32 = 4.0;
 
 impl ConstraintTable<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
@@ -68,6 +81,7 @@ impl ConstraintTable<'_, '_, '_> {
             (Column::Lambda, "λ [N]"),
             (Column::State, "state"),
         ];
+        let w = widths(ui.available_width(), ui.spacing().item_spacing.x);
         ui.horizontal(|ui| {
             for (i, (col, label)) in headers.iter().enumerate() {
                 let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
@@ -76,7 +90,7 @@ impl ConstraintTable<'_, '_, '_> {
                     Column::Tendency => "violation tendency: J_k q̈ − d_k (< 0: tends to violate)",
                     _ => "sort",
                 };
-                if ui.add_sized([WIDTHS[i], 18.0], b).on_hover_text(tip).clicked() {
+                if ui.add_sized([w[i], 18.0], b).on_hover_text(tip).clicked() {
                     if st.sort == *col {
                         st.descending = !st.descending;
                     } else {
@@ -85,7 +99,7 @@ impl ConstraintTable<'_, '_, '_> {
                     }
                 }
             }
-            ui.add_sized([WIDTHS[7], 18.0], egui::Label::new(RichText::new("plot").strong()));
+            ui.add_sized([w[7], 18.0], egui::Label::new(RichText::new("plot").strong()));
         });
         ui.separator();
 
@@ -117,24 +131,42 @@ impl ConstraintTable<'_, '_, '_> {
                         ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgba_unmultiplied(255, 235, 80, 40));
                     }
                     let mut x = rect.min.x;
-                    let mut cell = |ui: &mut egui::Ui, i: usize, text: RichText| {
-                        let r =
-                            egui::Rect::from_min_size(egui::pos2(x + 4.0, rect.min.y), egui::vec2(WIDTHS[i], row_h));
-                        ui.put(r, egui::Label::new(text).truncate());
-                        x += WIDTHS[i] + ui.spacing().item_spacing.x;
+                    let name_x = x + w[0] + ui.spacing().item_spacing.x;
+                    let mut cell = |ui: &mut egui::Ui, i: usize, text: RichText, indent: f32| {
+                        let r = egui::Rect::from_min_size(
+                            egui::pos2(x + 4.0 + indent, rect.min.y),
+                            egui::vec2(w[i] - indent, row_h),
+                        );
+                        let shown = ui.put(r, egui::Label::new(text).truncate());
+                        x += w[i] + ui.spacing().item_spacing.x;
+                        shown
                     };
                     let dim = egui::Color32::from_gray(170);
-                    cell(ui, 0, RichText::new(format!("{k}")).color(dim));
-                    cell(ui, 1, RichText::new(&lab.constraint_names[k]).strong());
-                    cell(ui, 2, RichText::new(geometry_label(&lab.world, k)).color(dim));
-                    cell(ui, 3, RichText::new(num(s.g)).monospace());
+                    cell(ui, 0, RichText::new(format!("{k}")).color(dim), 0.0);
+                    // The name after a dot in the colour of each moving body it
+                    // binds (the colour of its disc in the view); whole on hover.
+                    let dynamic: Vec<usize> =
+                        c.bodies().into_iter().filter(|&b| lab.world.model.bodies[b].is_dynamic()).collect();
+                    for (j, &b) in dynamic.iter().enumerate() {
+                        let centre = egui::pos2(name_x + 4.0 + DOT + j as f32 * (2.0 * DOT + 2.0), rect.center().y);
+                        ui.painter().circle_filled(centre, DOT, palette::egui(palette::body_rgb(b)));
+                    }
+                    let indent = dynamic.len() as f32 * (2.0 * DOT + 2.0) + 2.0;
+                    let names: Vec<&str> = dynamic.iter().map(|&b| lab.body_names[b].as_str()).collect();
+                    cell(ui, 1, RichText::new(&lab.constraint_names[k]).strong(), indent).on_hover_text(format!(
+                        "{} (bodies: {})",
+                        lab.constraint_names[k],
+                        names.join(", ")
+                    ));
+                    cell(ui, 2, RichText::new(geometry_label(&lab.world, k)).color(dim), 0.0);
+                    cell(ui, 3, RichText::new(num(s.g)).monospace(), 0.0);
                     let tcol = if s.tendency < 0.0 {
                         egui::Color32::from_rgb(255, 170, 90)
                     } else {
                         egui::Color32::from_gray(210)
                     };
-                    cell(ui, 4, RichText::new(num(s.tendency)).monospace().color(tcol));
-                    let lcol = if s.handled && s.lambda < 0.0 && c.is_inequality() {
+                    cell(ui, 4, RichText::new(num(s.tendency)).monospace().color(tcol), 0.0);
+                    let lcol = if s.handled && s.lambda < -FORCE_ROUND_OFF && c.is_inequality() {
                         egui::Color32::from_rgb(255, 100, 110)
                     } else {
                         egui::Color32::from_gray(220)
@@ -142,12 +174,13 @@ impl ConstraintTable<'_, '_, '_> {
                     cell(
                         ui,
                         5,
-                        RichText::new(if s.handled { num(s.lambda) } else { "—".into() }).monospace().color(lcol),
+                        RichText::new(if s.handled { force(s.lambda) } else { "—".into() }).monospace().color(lcol),
+                        0.0,
                     );
-                    cell(ui, 6, RichText::new(s.state.label()).color(palette::egui(palette::state_rgb(s.state))));
+                    cell(ui, 6, RichText::new(s.state.label()).color(palette::egui(palette::state_rgb(s.state))), 0.0);
                     let name = lab.constraint_names[k].clone();
                     let mut on = plots.selected.contains(&name);
-                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(WIDTHS[7], row_h));
+                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[7], row_h));
                     if ui
                         .put(r, egui::Checkbox::without_text(&mut on))
                         .on_hover_text("plot g and λ of this constraint")

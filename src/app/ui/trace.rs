@@ -15,7 +15,9 @@ impl TracePanel<'_, '_, '_> {
         ui.horizontal(|ui| {
             let tab = &mut self.data.state.trace_tab;
             ui.selectable_value(tab, Tab::Trace, RichText::new("Active-set trace (last step)").heading());
-            let n = self.data.events.total;
+            // The rewinds of the run up to the instant shown (after a scrub, not its future).
+            let t = self.data.lab.as_deref().map_or(f64::INFINITY, |l| l.time());
+            let n = self.data.events.count_until(t);
             ui.selectable_value(tab, Tab::Events, RichText::new(format!("Rewinds ({n})")).heading());
         });
         ui.separator();
@@ -86,8 +88,11 @@ impl TracePanel<'_, '_, '_> {
         egui::ScrollArea::vertical().id_salt("rewinds").auto_shrink([false, false]).stick_to_bottom(true).show(
             ui,
             |ui| {
+                // Those after the instant shown are the stored run's future: dimmed.
+                let t = lab.time();
                 for ev in &log.events {
-                    ui.label(RichText::new(describe_event(ev, &lab.constraint_names)).monospace());
+                    let text = RichText::new(describe_event(ev, &lab.constraint_names)).monospace();
+                    ui.label(if ev.t > t + 1e-12 { text.weak().italics() } else { text });
                 }
             },
         );
