@@ -207,3 +207,52 @@ fn deleting_any_item_of_a_built_in_scene_leaves_a_scene_that_loads() {
     }
     assert!(deleted > 40, "{deleted}");
 }
+
+#[test]
+fn a_scene_saved_from_another_gets_its_own_name_and_a_true_description() {
+    let path = scenes_dir().join("billiard-corner.ron");
+    let mut doc = SceneDoc::load(&path).unwrap();
+    let source = (doc.file.name.clone(), doc.file.description.clone());
+    let mut edits = Edits::default();
+    let scene = edits
+        .apply(&mut doc, "edit", |d| {
+            for (i, p) in [(1.2, 0.8), (1.3, 0.8), (1.4, 0.8)].into_iter().enumerate() {
+                d.file.bodies.push(billiard_ball(format!("extra{i}"), p, 0.8));
+            }
+        })
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("my_big-break.ron");
+    let titled = doc.titled_for(&out, (&source.0, &source.1), &scene);
+    assert_eq!(titled.file.name, "My big break", "the file's name, as a title");
+    let m = &scene.world.model;
+    assert_eq!((m.bodies.len(), m.constraints.len()), (14, 11 * 2 + 11 * 10 / 2 + 3 * 2 + 3 * 11 + 3));
+    assert_eq!(titled.file.description, "14 bodies (14 moving) and 119 constraints, made from “Billiard corner”.");
+    assert!(titled.header[0].contains("made from “Billiard corner”"), "{:?}", titled.header);
+    let back = titled.save(&out).unwrap();
+    assert_eq!(back.name, "My big break");
+    // What the user wrote stays.
+    doc.file.name = "Mine".into();
+    doc.file.description = "Three more balls.".into();
+    let kept = doc.titled_for(&out, (&source.0, &source.1), &scene);
+    assert_eq!((kept.file.name.as_str(), kept.file.description.as_str()), ("Mine", "Three more balls."));
+}
+
+#[test]
+fn a_new_scene_loads_empty_or_on_a_floor() {
+    let empty = SceneDoc::new_scene(false).check("new").unwrap();
+    assert!(empty.world.model.bodies.is_empty() && empty.world.model.constraints.is_empty());
+    assert!(empty.opening.paused, "a new scene opens paused, for editing");
+    // Played before anything is placed, it steps (nothing moves).
+    let mut world = empty.world.clone();
+    let report = world.step(1e-3);
+    assert_eq!(report.status, contact_core::StepStatus::Ok);
+    assert_eq!(world.state.t, 1e-3);
+    let mut doc = SceneDoc::new_scene(true);
+    let scene = Edits::default().apply(&mut doc, "edit", |d| {
+        d.file.bodies.push(billiard_ball("a".into(), (0.0, 0.5), 0.0));
+        d.file.bodies.push(billiard_ball("b".into(), (0.5, 0.5), 0.0));
+    });
+    let names: Vec<String> = scene.unwrap().world.model.constraints.iter().map(|c| c.name.clone()).collect();
+    assert_eq!(names, ["floor:a", "floor:b", "a-b"], "the floor against each ball, and the balls against each other");
+}

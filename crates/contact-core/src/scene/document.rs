@@ -127,6 +127,48 @@ impl SceneDoc {
         parse(&self.to_ron(), origin, &Overrides::default())
     }
 
+    /// A new scene for the editor: gravity, a view 2 m wide, balls that collide
+    /// with each other, and with `floor` a floor every ball will stand on (the
+    /// wall `floor`, normal (0, 1)).
+    pub fn new_scene(floor: bool) -> SceneDoc {
+        let ron = format!(
+            "#![enable(implicit_some)] Scene(name: \"New scene\", description: \"A scene of my own.\", gravity: (0, -9.81), \
+             bodies: [], ball_pairs: true, {} view: (min: (-1, -0.3), max: (1, 1.2)), opening: (paused: true))",
+            if floor { "walls: [(name: \"floor\", normal: (0, 1))]," } else { "" }
+        );
+        let file: SceneFile = ron::from_str(&ron).expect("a new scene's text is a scene file");
+        SceneDoc { file, header: Vec::new(), notes: Vec::new() }
+    }
+
+    /// The document as it is saved from one opened as `source` (its name and
+    /// description then): a name of its own when it still has `source`'s (the
+    /// file name's, "billiard-corner-edited" → "Billiard corner edited"), and
+    /// in place of `source`'s description, which counted what it had, one that
+    /// counts what this one has. A name or description the user wrote stays.
+    pub fn titled_for(&self, path: &Path, source: (&str, &str), scene: &Scene) -> SceneDoc {
+        let mut doc = self.clone();
+        if doc.file.name == source.0 {
+            let stem = path.file_stem().map_or("scene".into(), |s| s.to_string_lossy().replace(['-', '_'], " "));
+            let mut c = stem.chars();
+            doc.file.name = c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect());
+        }
+        if doc.file.description == source.1 {
+            let m = &scene.world.model;
+            let moving = m.bodies.iter().filter(|b| b.is_dynamic()).count();
+            let from =
+                if source.0 == doc.file.name { String::new() } else { format!(", made from “{}”", source.0) };
+            doc.file.description =
+                format!("{} bodies ({moving} moving) and {} constraints{from}.", m.bodies.len(), m.constraints.len());
+        }
+        // The header of the file it came from described that scene: say so above it.
+        if doc.file.name != source.0 && !doc.header.is_empty() {
+            doc.header
+                .insert(0, format!("{}: made from “{}”; the notes below are that scene's.", doc.file.name, source.0));
+            doc.header.insert(1, String::new());
+        }
+        doc
+    }
+
     /// Writes the document to `path`, after checking it loads.
     pub fn save(&self, path: &Path) -> Result<Scene, SceneError> {
         let origin = path.display().to_string();

@@ -62,9 +62,7 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
         }
         (None, None) => {}
     }
-    if bodies.bodies.is_empty() {
-        return Err(cx.err("bodies", "the scene has no body"));
-    }
+    // A scene may have no body yet: the editor's "New empty scene" starts there.
     check_points(cx, &bodies)?;
 
     // Constraints: explicit, walls, ball pairs.
