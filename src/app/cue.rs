@@ -142,7 +142,14 @@ pub fn arm_on_new_scene(
         // Each edit installs its scene anew: the editor's tool has the
         // pointer then, and the status line keeps what the edit said.
         if !claims.tool {
-            status.say(real.elapsed_secs_f64(), armed_text(true));
+            // What was just said (a scene saved, then opened) stays, before the cue's hint.
+            let now = real.elapsed_secs_f64();
+            let text = if now - status.at < 1.0 && !status.text.is_empty() && !status.error {
+                format!("{} · {}", status.text, armed_text(true))
+            } else {
+                armed_text(true).to_string()
+            };
+            status.say(now, text);
         }
     }
 }

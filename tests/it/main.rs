@@ -14,6 +14,7 @@ mod inputs;
 mod physics;
 mod readme;
 mod scenes;
+mod slow;
 mod timeline;
 mod tour;
 mod view;

@@ -186,6 +186,18 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     assert!(low < -1e-6, "g1 goes negative: lowest {low}");
     let g1_row = row(&mut app, "g1");
     assert!(g1_row.g < 0.0 && g1_row.handled, "the table's g1 is handled and below 0: {g1_row:?}");
+    // A micron at the wedge's scale is far below a pixel: the magnifier shows it.
+    {
+        use contact_lab::app::ui::magnifier;
+        let g: Vec<f64> = constraints(&mut app).iter().map(|s| s.g).collect();
+        let lab = app.world().resource::<Lab>();
+        let at = |b: usize| lab.position(b);
+        let v = magnifier::deepest(&lab.world, &lab.constraint_names, &g, &at, 800.0)
+            .expect("a violation of a micron is magnified");
+        assert_eq!(v.name, "g1");
+        // g1 = x − y has |∂g/∂p| = √2: the depth is the distance to the line.
+        assert!((v.depth - g1_row.g / 2f64.sqrt()).abs() < 1e-15, "{} against {}", v.depth, g1_row.g);
+    }
     let first = report_at(&mut app, 0.001);
     assert_eq!(first.handled, vec![false, true], "only the floor handled at t = 0.001 s");
     assert!((first.lambda[1] - 2.0).abs() < 1e-9, "λ2 = 2 (eq. 15): {}", first.lambda[1]);

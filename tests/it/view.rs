@@ -27,25 +27,36 @@ fn fitted(lab: &Lab, rect: Rect) -> ViewTransform {
     view
 }
 
+/// Whether `view` shows the box `(lo, hi)` whole, filling the view along one axis.
+fn shows(view: &ViewTransform, (lo, hi): ((f64, f64), (f64, f64))) -> bool {
+    let (a, b) = view.visible();
+    let inside = a.x <= lo.0 && a.y <= lo.1 && b.x >= hi.0 && b.y >= hi.1;
+    let fill = ((hi.0 - lo.0) / (b.x - a.x)).max((hi.1 - lo.1) / (b.y - a.y));
+    inside && (fill - 0.92).abs() < 1e-6
+}
+
 #[test]
-fn a_changed_rectangle_is_fitted_again_until_the_user_pans_or_zooms() {
-    let mut view = ViewTransform::default();
-    view.set_rect(Rect::new(0.0, 0.0, 800.0, 600.0));
-    view.fit_pending = false;
-    // Presenter mode lays the panels out anew: fit again.
-    view.set_rect(Rect::new(300.0, 90.0, 1100.0, 900.0));
-    assert!(view.fit_pending, "a new free rectangle is fitted while the view is untouched");
-    view.fit_pending = false;
-    view.set_rect(Rect::new(300.0, 90.0, 1100.0, 900.0));
-    assert!(!view.fit_pending, "the same rectangle is no reason to fit");
+fn a_changed_rectangle_shows_the_fitted_box_again_until_the_user_pans_or_zooms() {
+    let lab = billiard();
+    let mut view = fitted(&lab, Rect::new(0.0, 0.0, 800.0, 600.0));
+    let fit = scene_bounds(&lab);
+    assert!(shows(&view, fit));
+    // Presenter mode lays the panels out anew: the same box, at the new size.
+    let ppm = view.ppm;
+    view.set_rect(Rect::new(300.0, 90.0, 1500.0, 700.0));
+    assert!(shows(&view, fit), "a new free rectangle shows the fitted box: {:?}", view.visible());
+    assert_ne!(view.ppm, ppm, "at the new rectangle's scale");
+    assert!(!view.fit_pending, "the box of the last fit, not the bodies' bounds again: no re-zoom as they move");
     // The user pans: the view is theirs until F.
     view.pan_by(Vec2::new(10.0, 0.0));
+    let (center, ppm) = (view.center, view.ppm);
     view.set_rect(Rect::new(0.0, 0.0, 1280.0, 720.0));
-    assert!(!view.fit_pending, "a panned view is not fitted behind the user's back");
+    assert_eq!((view.center, view.ppm), (center, ppm), "a panned view is not fitted behind the user's back");
     view.auto_fit = true;
     view.zoom_at(Vec2::new(600.0, 300.0), 1.15);
+    let (center, ppm) = (view.center, view.ppm);
     view.set_rect(Rect::new(0.0, 0.0, 1920.0, 1080.0));
-    assert!(!view.fit_pending, "nor a zoomed one");
+    assert_eq!((view.center, view.ppm), (center, ppm), "nor a zoomed one");
 }
 
 #[test]

@@ -25,7 +25,8 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::lab::{InputClaims, Lab, PhysicsSet, Status, ViewTransform, fresh_file_name};
+use super::lab::{InputClaims, Lab, OutputDir, PhysicsSet, Status, ViewTransform};
+use super::physics::MAX_FRAME_DEBT;
 
 /// What a clip shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,7 +68,7 @@ pub struct ClipRecorder {
     /// Simulated seconds to record (`None`: until stopped).
     pub duration: Option<f64>,
     pub area: ClipArea,
-    /// Where to write (`None`: a fresh name in the current directory).
+    /// Where to write (`None`: a fresh name in the [`OutputDir`]).
     pub path: Option<PathBuf>,
     /// `--record`: start at the first frame, quit once written.
     pub scripted: bool,
@@ -160,7 +161,7 @@ impl Plugin for ClipPlugin {
         };
         app.insert_resource(recorder)
             .add_message::<ClipAction>()
-            .add_systems(Update, (keyboard, start_scripted, apply_actions, poll_encoding).chain())
+            .add_systems(Update, (keyboard, start_scripted, apply_actions, poll_encoding, steady_clock).chain())
             .add_systems(FixedUpdate, hold_for_frame.after(PhysicsSet::Record))
             .add_systems(Last, capture);
     }
@@ -211,11 +212,14 @@ fn begin(clip: &mut ClipRecorder, t: f64, virt: &mut Time<Virtual>, resume: bool
     virt.pause();
 }
 
+#[allow(clippy::too_many_arguments)]
 fn apply_actions(
     mut actions: MessageReader<ClipAction>,
     mut clip: ResMut<ClipRecorder>,
     lab: Option<Res<Lab>>,
     mut virt: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
+    out: Res<OutputDir>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
 ) {
@@ -232,7 +236,12 @@ fn apply_actions(
                         virt.unpause();
                     }
                 }
-                finish(&mut clip);
+                // The clock goes on from the instant shown: no backlog of the
+                // frames the capture held it for.
+                fixed.discard_overstep(Duration::MAX);
+                if let Err(e) = finish(&mut clip, &out) {
+                    status.warn(now, format!("The clip was not written: {e}"));
+                }
             }
             ClipAction::Toggle => {
                 let Some(lab) = &lab else { continue };
@@ -279,7 +288,8 @@ fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
          view: Res<ViewTransform>,
          mut virt: ResMut<Time<Virtual>>,
          mut status: ResMut<Status>,
-         real: Res<Time<Real>>| {
+         real: Res<Time<Real>>,
+         out: Res<OutputDir>| {
             clip.requested = false;
             if !clip.recording {
                 return;
@@ -301,8 +311,10 @@ fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
                 c
             });
             clip.frames.push(cut(&img, crop));
-            if clip.wanted().is_some_and(|n| clip.frames.len() >= n) {
-                finish(&mut clip);
+            if clip.wanted().is_some_and(|n| clip.frames.len() >= n)
+                && let Err(e) = finish(&mut clip, &out)
+            {
+                status.warn(real.elapsed_secs_f64(), format!("The clip was not written: {e}"));
             }
         },
     );
@@ -338,13 +350,16 @@ fn cut(img: &image::RgbaImage, crop: URect) -> gif::Frame {
 }
 
 /// Stops recording and starts encoding what was taken.
-fn finish(clip: &mut ClipRecorder) {
+fn finish(clip: &mut ClipRecorder, out: &OutputDir) -> Result<(), String> {
     clip.recording = false;
     let frames = std::mem::take(&mut clip.frames);
     if frames.is_empty() {
-        return;
+        return Ok(());
     }
-    let path = clip.path.clone().unwrap_or_else(|| fresh_file_name("gif"));
+    let path = match clip.path.clone() {
+        Some(p) => p,
+        None => out.fresh("gif")?,
+    };
     let done = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel();
     let (fps, counter, out) = (clip.fps, done.clone(), path.clone());
@@ -359,7 +374,21 @@ fn finish(clip: &mut ClipRecorder) {
         })
         .ok();
     clip.encoding = Some(Encoding { done, total, path, started: Instant::now(), result: Mutex::new(rx) });
+    Ok(())
 }
+
+/// While a clip is taken or encoded (on a thread, one core of two), frames are
+/// slow: each advances the clock by at most a 30 Hz frame's time, so the run
+/// goes on from where the clip left it instead of jumping to catch up.
+fn steady_clock(clip: Res<ClipRecorder>, mut virt: ResMut<Time<Virtual>>) {
+    let max = if clip.recording || clip.encoding.is_some() { STEADY_FRAME } else { MAX_FRAME_DEBT };
+    if virt.max_delta() != max {
+        virt.set_max_delta(max);
+    }
+}
+
+/// The most a frame advances the clock while a clip is under way.
+const STEADY_FRAME: Duration = Duration::from_micros(33_333);
 
 /// Says when the clip is written (and quits after `--record`).
 fn poll_encoding(

@@ -167,6 +167,12 @@ pub enum EditAction {
     /// A document changed by the panel (the inspector): checked, then installed.
     Replace(Box<SceneDoc>),
     /// Write the document to this file.
+    /// Ask where to save (the save dialog).
+    Save,
+    /// Edit a new scene: empty, or with a floor.
+    New {
+        floor: bool,
+    },
     SaveAs(PathBuf),
     /// Pick a tool.
     Tool(Tool),
@@ -185,7 +191,18 @@ pub struct Editor {
     pub tool: Tool,
     pub selected: Option<Item>,
     /// The last refusal, shown in the panel until the next edit.
-    pub error: Option<String>,
+    pub error: Option<Refusal>,
+    /// Where (world) and when (real seconds) a gesture was refused: the
+    /// refusal is drawn at the cursor there for [`Refusal::SHOWN`] seconds.
+    pub refused_at: Option<(DVec2, f64)>,
+    /// How many edits were refused (a gesture's refusal is then placed at the cursor).
+    refusals: u32,
+    /// The name and description of the scene as it was opened (or made new):
+    /// a saved scene gets its own unless the user wrote others.
+    pub source: (String, String),
+    /// The file the edited scene was opened from (`None`: a new scene): the
+    /// save dialog opens beside it, as `NAME-edited.ron`.
+    pub source_file: Option<std::path::PathBuf>,
     pub snap_grid: bool,
     pub grid: f64,
     pub snap_contact: bool,
@@ -196,7 +213,8 @@ pub struct Editor {
     /// The gap between neighbours of a rack, m (0: touching).
     pub rack_gap: f64,
     pub bead_curve: BeadCurve,
-    pub save_path: String,
+    /// Ctrl+S or "Save as…": the panels open the save dialog (`ui::file_dialog`).
+    pub save_requested: bool,
     gesture: Option<Gesture>,
 }
 
@@ -214,7 +232,7 @@ impl Plugin for EditPlugin {
             .add_message::<EditAction>()
             .add_message::<Saved>()
             .add_systems(Update, claim_pointer.in_set(FrameSet::Prepare).after(release_tool_claim))
-            .add_systems(Update, (keyboard, apply_actions, gestures).chain().in_set(FrameSet::Tools))
+            .add_systems(Update, (keyboard, apply_actions, gestures, place_refusal).chain().in_set(FrameSet::Tools))
             .add_systems(Update, draw::draw.in_set(FrameSet::Overlay));
     }
 }
@@ -257,7 +275,7 @@ fn keyboard(
         actions.write(EditAction::DeleteSelected);
     }
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        actions.write(EditAction::SaveAs(editor.save_path.clone().into()));
+        actions.write(EditAction::Save);
     }
     if !ctrl {
         for (key, tool) in TOOL_KEYS {
@@ -349,14 +367,15 @@ fn apply_actions(
                             keep_algorithm: true,
                             open: false,
                         });
-                        if ed.save_path.is_empty() {
-                            ed.save_path = default_save_path(&lab);
-                        }
                         if from_here {
                             let t = lab.world.state.t;
                             status.say(now, format!("Editing from t = {t:.4} s: the state on screen is the start"));
                         } else {
                             status.say(now, "Edit mode: the scene's start (E leaves, Ctrl+Z undoes)");
+                        }
+                        if lab.scene.path.is_some() || ed.source.0.is_empty() {
+                            ed.source = (doc.file.name.clone(), doc.file.description.clone());
+                            ed.source_file = lab.scene.path.clone();
                         }
                         ed.doc = Some(doc);
                         ed.edits = Edits::default();
@@ -404,8 +423,38 @@ fn apply_actions(
                 ed.gesture = None;
                 status.say(now, format!("{}: {}", tool.label(), tool.hint()));
             }
+            EditAction::New { floor } => {
+                let doc = SceneDoc::new_scene(*floor);
+                let Ok(scene) = doc.check("new scene") else {
+                    status.warn(now, "A new scene could not be made");
+                    continue;
+                };
+                virt.pause();
+                install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: false, open: true });
+                ed.on = true;
+                ed.error = None;
+                ed.gesture = None;
+                ed.selected = None;
+                ed.source = (doc.file.name.clone(), doc.file.description.clone());
+                ed.source_file = None;
+                ed.doc = Some(doc);
+                ed.edits = Edits::default();
+                ed.tool = Tool::Ball;
+                let floor = if *floor { " on a floor" } else { "" };
+                status.say(now, format!("A new scene{floor}: click to place balls (B), Ctrl+S saves it"));
+            }
+            EditAction::Save => {
+                if ed.doc.is_some() {
+                    ed.save_requested = true;
+                }
+            }
             EditAction::SaveAs(path) => {
                 let Some(doc) = &ed.doc else { continue };
+                // Its own name and a true description (see `SceneDoc::titled_for`).
+                let doc = match doc.check(&origin) {
+                    Ok(scene) => doc.titled_for(path, (&ed.source.0, &ed.source.1), &scene),
+                    Err(_) => doc.clone(),
+                };
                 match doc.save(path) {
                     Ok(_) => {
                         status.say(now, format!("Saved to {}", path.display()));
@@ -421,13 +470,6 @@ fn apply_actions(
             }
         }
     }
-}
-
-/// `assets/scenes/NAME-edited.ron` beside the scene's file.
-fn default_save_path(lab: &Lab) -> String {
-    let stem = lab.scene.path.as_ref().and_then(|p| p.file_stem()).map_or("scene".into(), |s| s.to_string_lossy());
-    let dir = lab.scene.path.as_ref().and_then(|p| p.parent()).map(|d| d.to_path_buf()).unwrap_or_default();
-    dir.join(format!("{stem}-edited.ron")).display().to_string()
 }
 
 /// Applies `change` to the document if it loads; installs it, or keeps the
@@ -447,18 +489,57 @@ fn edit(
         }
         Err(e) => {
             ed.error = Some(refusal(&e));
+            ed.refusals += 1;
             false
         }
     }
 }
 
-/// A refusal as the user reads it: the field and the message (the line and
-/// column would point into a file that was never written).
-fn refusal(e: &contact_core::scene::SceneError) -> String {
-    match &e.field {
+/// An edit the scene's checks refused: in plain words, and the check's own
+/// message with the field it names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub words: String,
+    pub detail: String,
+}
+
+impl Refusal {
+    /// Seconds a refusal stays at the cursor.
+    pub const SHOWN: f64 = 4.0;
+
+    /// The inspector's refusal of field `label` (`error` names the file's field):
+    /// the label and the reason in plain words, the error as the detail.
+    pub fn of_field(label: &str, error: String) -> Refusal {
+        let reason = error.rsplit_once("`: ").map_or(error.as_str(), |(_, r)| r).replace('`', "");
+        Refusal { words: format!("{label}: {reason}"), detail: error }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.words, self.detail)
+    }
+}
+
+fn refusal(e: &contact_core::scene::SceneError) -> Refusal {
+    let detail = match &e.field {
         Some(field) => format!("field `{field}`: {}", e.message),
         None => e.message.clone(),
-    }
+    };
+    let m = &e.message;
+    let words = if m.contains("wrong side") {
+        "Not there: it would start inside another body or beyond a wall".to_string()
+    } else if m.contains("length does not match") {
+        "Not so: the link's length would not match the distance of its bodies".to_string()
+    } else if m.contains("do not meet it") {
+        "Not there: the bodies would not meet this constraint at the start".to_string()
+    } else {
+        // The check's message without its backquotes, first clause only.
+        let plain = m.replace('`', "");
+        let first = plain.split(['(', ';']).next().unwrap_or(&plain).trim().to_string();
+        format!("Not allowed: {first}")
+    };
+    Refusal { words, detail }
 }
 
 /// Where body `name` is (the installed document's start), and its radius (0 for points).
@@ -790,6 +871,17 @@ fn gestures(
 /// a row of the installed model (the generated `WALL:BALL`, `A-B`).
 fn free_name(doc: &SceneDoc, lab: &Lab, mut candidates: impl Iterator<Item = String>) -> String {
     candidates.find(|n| !doc.name_taken(n) && lab.world.model.constraint_index(n).is_none()).expect("a free name")
+}
+
+/// A refusal made this frame by a gesture on the world goes where the pointer
+/// is, in plain words, for [`Refusal::SHOWN`] seconds (`ui::overlay` draws it).
+/// One made in the panel (the pointer off the world) stays in the panel.
+fn place_refusal(mut editor: ResMut<Editor>, pointer: Res<Pointer>, real: Res<Time<Real>>, mut seen: Local<u32>) {
+    if editor.refusals == *seen {
+        return;
+    }
+    *seen = editor.refusals;
+    editor.refused_at = pointer.world.filter(|_| pointer.in_view).map(|w| (w, real.elapsed_secs_f64()));
 }
 
 /// Says why an edit was refused, if it was.

@@ -27,6 +27,9 @@ pub struct ViewTransform {
     /// rectangle changes (panels laid out anew, presenter mode, a resize) it is
     /// fitted again. Panning or zooming by hand ends it; `F` brings it back.
     pub auto_fit: bool,
+    /// The box of the last fit: a changed rectangle shows the same box again
+    /// (the bodies that have moved since do not re-zoom the view).
+    pub fitted: Option<((f64, f64), (f64, f64))>,
     /// The panels have been laid out once, so `rect` is the real free area.
     pub rect_known: bool,
     /// Keep this body in view (pans as it goes).
@@ -42,6 +45,7 @@ impl Default for ViewTransform {
             window: Vec2::new(1280.0, 720.0),
             fit_pending: true,
             auto_fit: true,
+            fitted: None,
             rect_known: false,
             follow: None,
         }
@@ -80,6 +84,7 @@ impl ViewTransform {
 
     /// Shows the box `(min, max)` with a margin.
     pub fn fit(&mut self, min: (f64, f64), max: (f64, f64)) {
+        self.fitted = Some((min, max));
         let w = (max.0 - min.0).abs().max(1e-6);
         let h = (max.1 - min.1).abs().max(1e-6);
         let rw = self.rect.width().max(50.0) as f64;
@@ -88,14 +93,20 @@ impl ViewTransform {
         self.center = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
     }
 
-    /// The panels left `rect` (logical px) to the world: a changed rectangle is
-    /// fitted again unless the user has taken the view in hand.
+    /// The panels left `rect` (logical px) to the world: a changed rectangle
+    /// shows the box of the last fit again, unless the user has taken the view
+    /// in hand (a first rectangle waits for the pending fit).
     pub fn set_rect(&mut self, rect: Rect) {
-        if self.rect != rect && self.auto_fit {
-            self.fit_pending = true;
-        }
+        let changed = self.rect != rect;
         self.rect = rect;
         self.rect_known = true;
+        if changed
+            && self.auto_fit
+            && !self.fit_pending
+            && let Some((min, max)) = self.fitted
+        {
+            self.fit(min, max);
+        }
     }
 
     /// Pans by `d` logical px (the user's hand: the view is no longer fitted).
@@ -200,11 +211,13 @@ pub struct DrawOptions {
     pub trails: bool,
     pub grid: bool,
     pub labels: bool,
+    /// The inset at a violation too small for the view (`ui::magnifier`).
+    pub magnifier: bool,
 }
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        DrawOptions { lambda_arrows: true, force_arrows: true, trails: true, grid: true, labels: true }
+        DrawOptions { lambda_arrows: true, force_arrows: true, trails: true, grid: true, labels: true, magnifier: true }
     }
 }
 

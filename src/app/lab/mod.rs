@@ -17,6 +17,7 @@
 //! | [`gizmo`]      | arrows and dashes in world units                                     |
 //! | [`palette`]    | colours                                                              |
 //! | [`format`]     | numbers as the panels show them                                      |
+//! | [`output`]     | [`OutputDir`]: the folder for screenshots and clips                  |
 //!
 //! [`LabPlugin`] registers all of it, so a feature plugin (or a headless test)
 //! finds the shared resources, messages and sets in place.
@@ -28,6 +29,7 @@ pub mod frame;
 pub mod geometry;
 pub mod gizmo;
 pub mod messages;
+pub mod output;
 pub mod palette;
 pub mod series;
 pub mod sets;
@@ -41,12 +43,13 @@ pub use clock::open_clock;
 pub use components::{
     ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
-pub use format::{FORCE_ROUND_OFF, force, fresh_file_name, num};
+pub use format::{FORCE_ROUND_OFF, force, num};
 pub use frame::{
     Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
     ViewTransform,
 };
 pub use messages::{InstallScene, LabAction, Opened, Restored, StateJumped, Status};
+pub use output::OutputDir;
 pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
 pub use sync::{install_scene, state_jumped, sync_constraint_rows};
 pub use worker::{StepInFlight, StepPhase};
@@ -64,6 +67,7 @@ impl Plugin for LabPlugin {
         app.init_resource::<StepSettings>()
             .init_resource::<PauseAt>()
             .init_resource::<Status>()
+            .init_resource::<OutputDir>()
             .init_resource::<ViewTransform>()
             .init_resource::<Pointer>()
             .init_resource::<InputClaims>()

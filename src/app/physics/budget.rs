@@ -12,7 +12,9 @@
 //! owes while the frame rate drops by at most that share. Frames up to 2 s
 //! long owe their whole time (Bevy's virtual clock would drop what a frame
 //! takes past 250 ms). While a step is in flight on a worker
-//! ([`crate::app::lab::worker`]) the ticks have nothing to run and are dropped.
+//! ([`crate::app::lab::worker`]) the ticks have nothing to run and are dropped,
+//! and so are those after a launch in the same frame: either way the run is
+//! behind, and the status bar says so.
 
 use std::time::{Duration, Instant};
 
@@ -69,6 +71,15 @@ impl PhysicsBudget {
     /// is slower than real time (at the chosen speed).
     pub fn behind(&self) -> bool {
         self.last_dropped.is_some_and(|t| t.elapsed().as_secs_f64() < 0.5)
+    }
+
+    /// Drops the rest of the frame's fixed ticks; when a whole tick was owed,
+    /// the simulation is behind (a step launched on a worker: one a frame).
+    pub fn drop_rest(&mut self, fixed: &mut Time<Fixed>) {
+        if fixed.overstep() >= fixed.timestep() {
+            self.last_dropped = Some(Instant::now());
+        }
+        fixed.discard_overstep(Duration::MAX);
     }
 
     /// The wall time this frame's steps may take.
@@ -128,7 +139,7 @@ fn let_slow_frames_catch_up(mut virt: ResMut<Time<Virtual>>) {
 }
 
 /// The longest frame whose whole simulated time is owed (see [`let_slow_frames_catch_up`]).
-const MAX_FRAME_DEBT: Duration = Duration::from_secs(2);
+pub const MAX_FRAME_DEBT: Duration = Duration::from_secs(2);
 
 fn within_budget(budget: Res<PhysicsBudget>) -> bool {
     !budget.over

@@ -23,6 +23,7 @@
 //! paused or not, and the next step is launched in the same frame.
 
 pub mod budget;
+pub mod slow;
 
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,7 @@ use super::lab::{
     ConstraintState, ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
     Status, StepInFlight, StepPhase, StepSettings, coords_of, sync_constraint_rows,
 };
-pub use budget::PhysicsBudget;
+pub use budget::{MAX_FRAME_DEBT, PhysicsBudget};
 
 /// Where steps run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,6 +63,8 @@ pub struct StepWorker {
     /// alternates cheap steps and steps a hundred times dearer, and one of those
     /// on the drawing thread would freeze the window.
     pub expected: Duration,
+    /// The core's wall time on the last step.
+    pub last: Duration,
     /// Wait for the step in flight at the start of each frame (tests: one
     /// step per update, as on the drawing thread).
     pub block: bool,
@@ -69,7 +72,13 @@ pub struct StepWorker {
 
 impl Default for StepWorker {
     fn default() -> Self {
-        StepWorker { mode: WorkerMode::Auto, threshold: Self::THRESHOLD, expected: Duration::ZERO, block: false }
+        StepWorker {
+            mode: WorkerMode::Auto,
+            threshold: Self::THRESHOLD,
+            expected: Duration::ZERO,
+            last: Duration::ZERO,
+            block: false,
+        }
     }
 }
 
@@ -85,6 +94,7 @@ impl StepWorker {
     pub const FADE: f64 = 0.98;
 
     fn took(&mut self, cost: Duration) {
+        self.last = cost;
         self.expected = cost.max(self.expected.mul_f64(Self::FADE));
     }
 
@@ -234,6 +244,7 @@ pub fn step_world(
     bodies: Query<(Entity, &LabBody, &Coords)>,
     mut virt: ResMut<Time<Virtual>>,
     mut fixed: ResMut<Time<Fixed>>,
+    mut budget: ResMut<PhysicsBudget>,
     status: Option<ResMut<Status>>,
     real: Res<Time<Real>>,
 ) {
@@ -280,8 +291,9 @@ pub fn step_world(
         });
         in_flight.phase = StepPhase::Launching;
         in_flight.off_thread = true;
-        // The rest of this frame's fixed ticks would only wait.
-        fixed.discard_overstep(Duration::MAX);
+        // The rest of this frame's fixed ticks would only wait: dropped, and
+        // the run is slower than real time when there were any.
+        budget.drop_rest(&mut fixed);
         return;
     } else {
         let before = lab.world.snapshot();

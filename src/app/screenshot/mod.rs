@@ -17,7 +17,7 @@ use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::lab::{Lab, OnScreen, PauseAt, Status, ViewTransform, fresh_file_name};
+use super::lab::{Lab, OnScreen, OutputDir, PauseAt, Status, ViewTransform};
 
 /// Screenshots asked for: `None` picks a fresh name in the current directory.
 #[derive(Resource, Clone, Debug, Default)]
@@ -116,11 +116,24 @@ fn run_script(
     }
 }
 
-fn take_screenshots(mut commands: Commands, mut requests: ResMut<ScreenshotRequests>, script: Res<Script>) {
+fn take_screenshots(
+    mut commands: Commands,
+    mut requests: ResMut<ScreenshotRequests>,
+    script: Res<Script>,
+    out: Res<OutputDir>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+) {
     for req in requests.pending.drain(..) {
         let scripted = req.is_some() && script.requested && req == script.screenshot;
         let check = scripted && script.check_view;
-        let path = req.unwrap_or_else(|| fresh_file_name("png"));
+        let path = match req.map_or_else(|| out.fresh("png"), Ok) {
+            Ok(p) => p,
+            Err(e) => {
+                status.warn(real.elapsed_secs_f64(), format!("No screenshot: {e}"));
+                continue;
+            }
+        };
         let path = std::path::absolute(&path).unwrap_or(path);
         let mut save = save_to_disk(path.clone());
         commands.spawn(Screenshot::primary_window()).observe(

@@ -231,6 +231,8 @@ impl Controls<'_, '_, '_> {
             ui.checkbox(&mut d.trails, "trails");
             ui.checkbox(&mut d.grid, "grid");
             ui.checkbox(&mut d.labels, "labels");
+            ui.checkbox(&mut d.magnifier, "🔍 magnifier")
+                .on_hover_text("an inset at a violation too small for the view (down to 1e-12 m), with its scale");
         });
         let Some(lab) = self.data.lab.as_deref() else { return };
         let dynamic: Vec<usize> = (0..lab.body_names.len()).filter(|&i| is_dynamic(&lab.world, i)).collect();

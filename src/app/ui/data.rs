@@ -12,10 +12,10 @@ use crate::app::cue::CueTool;
 use crate::app::edit::Editor;
 use crate::app::history::History;
 use crate::app::lab::{
-    ConstraintStatus, Drags, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, OnScreen, PointMotion,
-    SceneLook, Status, StepInFlight, StepSettings, ViewTransform,
+    ConstraintStatus, Drags, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, OnScreen, OutputDir,
+    PointMotion, SceneLook, Status, StepInFlight, StepSettings, ViewTransform,
 };
-use crate::app::physics::PhysicsBudget;
+use crate::app::physics::{PhysicsBudget, StepWorker};
 use crate::app::scene::SceneFiles;
 use crate::app::timeline::{EventLog, Timeline};
 use crate::app::tour::TourState;
@@ -36,6 +36,8 @@ pub struct UiState {
     pub present: bool,
     /// Where the presenter's banner was drawn last frame (points).
     pub banner: Option<bevy_egui::egui::Rect>,
+    /// The toolbar's 📁: open the dialog for the folder of screenshots and clips.
+    pub ask_folder: bool,
 }
 
 /// Simulated time per real second, smoothed.
@@ -71,13 +73,15 @@ pub struct PanelData<'w, 's> {
     pub drags: ResMut<'w, Drags>,
     pub draw: ResMut<'w, DrawOptions>,
     pub highlight: ResMut<'w, Highlight>,
-    pub status: Res<'w, Status>,
+    pub status: ResMut<'w, Status>,
     pub budget: Res<'w, PhysicsBudget>,
+    pub worker: Res<'w, StepWorker>,
     pub in_flight: Res<'w, StepInFlight>,
     pub tour: Res<'w, TourState>,
     pub look: Res<'w, SceneLook>,
     pub on_screen: ResMut<'w, OnScreen>,
     pub view: ResMut<'w, ViewTransform>,
+    pub output: Res<'w, OutputDir>,
     pub interp: Res<'w, Interpolation>,
     pub state: ResMut<'w, UiState>,
     pub compare: ResMut<'w, Compare>,

@@ -19,7 +19,7 @@ use contact_core::settings::Integrator;
 
 use super::data::PanelData;
 use crate::app::edit::fields::{Field, fields_of, scene_fields, solver_fields, with_field};
-use crate::app::edit::{BeadCurve, EditAction, Tool};
+use crate::app::edit::{BeadCurve, EditAction, Refusal, Tool};
 use crate::app::lab::palette;
 
 pub struct EditPanel<'a, 'w, 's> {
@@ -98,15 +98,14 @@ impl EditPanel<'_, '_, '_> {
         ui.separator();
         self.inspector(ui);
         ui.separator();
-        let ed = &mut self.data.editor;
-        ui.label(RichText::new("Save as").strong());
-        ui.add(egui::TextEdit::singleline(&mut ed.save_path).desired_width(f32::INFINITY));
         if ui
-            .button("💾 Save and open")
-            .on_hover_text("write the scene file (it loads back bit for bit) and open it like any scene")
+            .button("💾 Save as…")
+            .on_hover_text(
+                "Ctrl+S: choose a file name, then the scene is written (it loads back bit for bit) and opens like any scene",
+            )
             .clicked()
         {
-            self.actions.push(EditAction::SaveAs(ed.save_path.clone().into()));
+            self.actions.push(EditAction::Save);
         }
     }
 
@@ -172,7 +171,7 @@ impl EditPanel<'_, '_, '_> {
                             }
                             self.actions.push(EditAction::Replace(Box::new(next)));
                         }
-                        Err(e) => ed.error = Some(e),
+                        Err(e) => ed.error = Some(Refusal::of_field(field.label, e)),
                     }
                 }
                 ui.end_row();

@@ -19,6 +19,8 @@ pub mod compare_panel;
 pub mod controls;
 pub mod data;
 pub mod editor;
+pub mod file_dialog;
+pub mod magnifier;
 pub mod overlay;
 pub mod plots;
 pub mod presenter;
@@ -35,7 +37,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::clip::ClipAction;
 use super::compare::CompareAction;
 use super::edit::{EditAction, Saved};
-use super::lab::{ConstraintState, InputClaims, LabAction, Opened, Status, palette};
+use super::lab::{ConstraintState, InputClaims, InstallScene, LabAction, Opened, Status, palette};
+use super::physics::slow::{self, Remedy, Slowness};
 use super::scene::OpenScene;
 use super::tour::TourAction;
 pub use data::{PanelData, UiState};
@@ -49,8 +52,9 @@ pub struct UiPlugin {
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(UiState { present: self.present, ..default() })
+            .init_resource::<file_dialog::FileDialogs>()
             .add_systems(Update, open_plot_window)
-            .add_systems(EguiPrimaryContextPass, layout);
+            .add_systems(EguiPrimaryContextPass, (layout, file_dialog::file_dialog).chain());
     }
 }
 
@@ -108,6 +112,7 @@ fn layout(
     mut clip_actions: MessageWriter<ClipAction>,
     mut edit_actions: MessageWriter<EditAction>,
     mut saved: MessageReader<Saved>,
+    mut install: MessageWriter<InstallScene>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !data.state.styled {
@@ -132,6 +137,7 @@ fn layout(
     let mut clip_out = Vec::<ClipAction>::new();
     let mut edit_out = Vec::<EditAction>::new();
     let mut open_req = None::<std::path::PathBuf>;
+    let mut remedy = None::<Remedy>;
     let mut root = egui::Ui::new(
         ctx.clone(),
         "lab-root".into(),
@@ -148,6 +154,7 @@ fn layout(
             compare: &mut compare_out,
             clip: &mut clip_out,
             edit: &mut edit_out,
+            open: &mut open_req,
         }
         .ui(ui);
     });
@@ -155,7 +162,10 @@ fn layout(
         egui::Panel::bottom("status").frame(panel_frame.inner_margin(egui::Margin::symmetric(10, 3))).show(
             &mut root,
             |ui| {
-                status_line(ui, &data.status, data.real.elapsed_secs_f64(), data.budget.behind());
+                let slow = data.budget.behind().then(|| slowness(&data)).flatten();
+                if let Some(r) = status_line(ui, &data.status, data.real.elapsed_secs_f64(), slow.as_ref()) {
+                    remedy = Some(r);
+                }
             },
         );
     }
@@ -313,10 +323,58 @@ fn layout(
     if let Some(p) = open_req {
         open.write(OpenScene(p));
     }
+    if let Some(r) = remedy {
+        apply_remedy(r, &mut data, &mut actions, &mut install);
+    }
     Ok(())
 }
 
-fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
+/// Why the run is slower than real time (`None`: no step yet).
+fn slowness(data: &PanelData) -> Option<Slowness> {
+    let lab = data.lab.as_deref()?;
+    let report = lab.report.as_ref()?;
+    Some(slow::diagnose(&lab.world, report, data.worker.last, lab.scene.path.is_some()))
+}
+
+/// Does what the status bar's button offered: one click.
+fn apply_remedy(
+    r: Remedy,
+    data: &mut PanelData,
+    actions: &mut MessageWriter<LabAction>,
+    install: &mut MessageWriter<InstallScene>,
+) {
+    let now = data.real.elapsed_secs_f64();
+    let Some(lab) = data.lab.as_deref_mut() else { return };
+    match r {
+        Remedy::Exact => {
+            actions.write(LabAction::SetAlgorithm(contact_core::Algorithm::Exact));
+        }
+        Remedy::Sleep => {
+            lab.world.settings.sleep.enabled = true;
+            data.status.say(now, "Still islands now sleep (the controls' \"sleep\" box)");
+        }
+        Remedy::Balls(n) => {
+            let Some(path) = lab.scene.path.clone() else { return };
+            match slow::with_balls(&path, n) {
+                Ok(scene) => {
+                    install.write(InstallScene {
+                        scene: Box::new(scene),
+                        path: Some(path),
+                        keep_algorithm: true,
+                        open: true,
+                    });
+                    data.status
+                        .say(now, format!("Reloaded with {n} balls (the file has its own count; R keeps these)"));
+                }
+                Err(e) => data.status.warn(now, format!("Not reloaded with {n} balls: {e}")),
+            }
+        }
+    }
+}
+
+/// The status line: why the lab is slow and what helps (a button a remedy),
+/// the last message, the key hints. Returns the remedy clicked.
+fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slowness>) -> Option<Remedy> {
     let fresh = now - status.at < 8.0;
     let color = if status.error {
         palette::egui(palette::state_rgb(ConstraintState::Violated))
@@ -327,17 +385,39 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
     };
     // The message comes first: it takes what it needs up to two thirds of the
     // bar, the key hints the rest; each is cut short (full text on hover)
-    // rather than drawn over the other.
+    // rather than drawn over the other. Slower than real time, the cause and
+    // its remedies come before the message.
     const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · E edit · V clip · F12 screenshot · \
                          Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
                          drag space: pan · wheel: zoom";
     let avail = ui.available_width();
+    let mut clicked = None;
+    if let Some(slow) = slow {
+        ui.horizontal(|ui| {
+            let warn = palette::egui(palette::WARN);
+            ui.label(egui::RichText::new("⚠ slower than real time").strong().color(warn)).on_hover_text(
+                "The steps owed this frame took longer than the physics budget: steps were dropped so that the \
+                 window stays responsive.",
+            );
+            for r in &slow.remedies {
+                if ui.button(r.label()).on_hover_text(r.why()).clicked() {
+                    clicked = Some(*r);
+                }
+            }
+            ui.add(egui::Label::new(egui::RichText::new(&slow.cause).color(warn)).truncate())
+                .on_hover_text(&slow.cause);
+        });
+    }
+    // Behind, an old message ("Playing in real time") would say otherwise:
+    // the slow row stands for it until a new message comes.
+    if slow.is_some() && !fresh {
+        return clicked;
+    }
     let text = egui::RichText::new(&status.text).color(color);
     let wanted = egui::WidgetText::from(text.clone())
         .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body)
         .size()
         .x
-        + if behind { 190.0 } else { 0.0 }
         + 12.0;
     let height = ui.spacing().interact_size.y;
     ui.horizontal(|ui| {
@@ -345,16 +425,6 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
             egui::vec2(wanted.min(avail * 0.67), height),
             egui::Layout::left_to_right(egui::Align::Center),
             |ui| {
-                if behind {
-                    ui.label(
-                        egui::RichText::new("⚠ slower than real time").strong().color(palette::egui(palette::WARN)),
-                    )
-                    .on_hover_text(
-                        "The steps owed this frame took longer than the physics budget: steps were dropped so \
-                             that the window stays responsive. Lower the number of bodies, raise h or lower the speed.",
-                    );
-                    ui.separator();
-                }
                 // The whole message is in the tooltip (and the log) when it does not fit.
                 ui.add(egui::Label::new(text).truncate());
             },
@@ -365,4 +435,5 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, behind: bool) {
             );
         });
     });
+    clicked
 }

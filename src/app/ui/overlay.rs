@@ -7,6 +7,8 @@ use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
 use contact_core::Geometry;
 
 use super::data::PanelData;
+use super::magnifier;
+use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::palette::algorithm_color;
 use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, force, geometry, num, palette};
@@ -23,7 +25,7 @@ fn pos(v: bevy::math::Vec2) -> Pos2 {
 
 /// How many of the bodies on screen (centre, radius in points) a rectangle
 /// touches.
-fn bodies_under(r: egui::Rect, discs: &[(Pos2, f32)]) -> usize {
+pub(super) fn bodies_under(r: egui::Rect, discs: &[(Pos2, f32)]) -> usize {
     discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count()
 }
 
@@ -80,8 +82,19 @@ impl Overlay<'_, '_, '_> {
         // Under a window (the tour, compare's readout) or the presenter's banner
         // (not interactable, so not a layer egui finds under a point).
         let banner = self.data.state.banner;
+        // The magnifier's inset, placed first: the labels keep off it too.
+        let magnified = draw
+            .magnifier
+            .then(|| {
+                let g: Vec<f64> = status.iter().map(|s| s.g).collect();
+                magnifier::deepest(world, &lab.constraint_names, &g, &positions, view.ppm)
+            })
+            .flatten()
+            .map(|v| (magnifier::place(view, self.rect, &discs, &v), v));
+        let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         let covered_at = |s: Pos2| {
             banner.is_some_and(|b| b.contains(s))
+                || inset.is_some_and(|r| r.contains(s))
                 || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
         };
 
@@ -292,6 +305,10 @@ impl Overlay<'_, '_, '_> {
         if draw.labels {
             self.legend(&p, &discs);
         }
+        if let Some((at, v)) = &magnified {
+            magnifier::paint(&p, view, at, v);
+        }
+        self.refusal(&p, &scr);
 
         // Paused mark and the scene error banner.
         if let Some(err) = &self.data.files.error {
@@ -382,6 +399,36 @@ impl Overlay<'_, '_, '_> {
         );
     }
 
+    /// Edit mode's last refusal, at the cursor where the gesture was refused,
+    /// for [`Refusal::SHOWN`] seconds: plain words, the file's field below.
+    fn refusal(&self, p: &egui::Painter, scr: &dyn Fn(DVec2) -> Pos2) {
+        let ed = &self.data.editor;
+        let now = self.data.real.elapsed_secs_f64();
+        let (Some((w, at)), Some(e)) = (ed.refused_at, &ed.error) else { return };
+        if !ed.on || now - at > Refusal::SHOWN {
+            return;
+        }
+        let warn = palette::egui(palette::WARN);
+        let words = p.layout(e.words.clone(), FontId::proportional(14.0), warn, 420.0);
+        let detail = p.layout(e.detail.clone(), FontId::proportional(11.0), Color32::from_gray(190), 420.0);
+        let size = egui::vec2(words.size().x.max(detail.size().x), words.size().y + detail.size().y + 2.0);
+        let clip = p.clip_rect().shrink(4.0);
+        let mut r = egui::Rect::from_min_size(scr(w) + egui::vec2(16.0, 14.0), size).expand2(egui::vec2(6.0, 4.0));
+        // Inside the view: to the left or above the cursor near an edge.
+        if r.max.x > clip.max.x {
+            r = r.translate(egui::vec2(-(r.width() + 32.0), 0.0));
+        }
+        if r.max.y > clip.max.y {
+            r = r.translate(egui::vec2(0.0, -(r.height() + 28.0)));
+        }
+        r = r.translate(egui::vec2((clip.min.x - r.min.x).max(0.0), (clip.min.y - r.min.y).max(0.0)));
+        p.rect(r, 4.0, Color32::from_black_alpha(210), egui::Stroke::new(1.0, warn), egui::StrokeKind::Inside);
+        let top = r.min + egui::vec2(6.0, 4.0);
+        let below = top + egui::vec2(0.0, words.size().y + 2.0);
+        p.galley(top, words, warn);
+        p.galley(below, detail, Color32::from_gray(190));
+    }
+
     /// The algorithm and time at the top left; where it ends (the scale bar keeps clear of it).
     fn top_label(&self, p: &egui::Painter) -> f32 {
         let x0 = self.rect.min.x + 40.0;
@@ -405,27 +452,30 @@ impl Overlay<'_, '_, '_> {
         } else {
             "λ ∂g/∂p ≥ 0".to_string()
         };
-        let mut rows: Vec<([u8; 3], &str, bool)> = vec![
-            (palette::state_rgb(ConstraintState::Inactive), "inactive", false),
-            (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled", false),
-            (palette::state_rgb(ConstraintState::Handled), "handled", false),
-            (palette::state_rgb(ConstraintState::Violated), "violated", false),
+        let mut rows: Vec<([u8; 3], &str, Mark)> = vec![
+            (palette::state_rgb(ConstraintState::Inactive), "inactive", Mark::Bar),
+            (palette::state_rgb(ConstraintState::ActiveNotHandled), "active, not handled", Mark::Bar),
+            (palette::state_rgb(ConstraintState::Handled), "handled", Mark::Bar),
+            (palette::state_rgb(ConstraintState::Violated), "violated", Mark::Bar),
         ];
-        let sleeping = self.data.lab.as_deref().is_some_and(|lab| lab.world.settings.sleep.enabled);
-        if sleeping {
-            rows.push((palette::state_rgb(ConstraintState::Asleep), "asleep", false));
+        let settings = self.data.lab.as_deref().map(|lab| &lab.world.settings);
+        if settings.is_some_and(|s| s.sleep.enabled) {
+            rows.push((palette::state_rgb(ConstraintState::Asleep), "asleep", Mark::Bar));
         }
         rows.extend([
-            (palette::FORCE, "force f", true),
-            (palette::LAMBDA_POS, lambda_text.as_str(), true),
-            (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", true),
-            (palette::SPRING, "mouse spring", true),
+            (palette::FORCE, "force f", Mark::Arrow),
+            (palette::LAMBDA_POS, lambda_text.as_str(), Mark::Arrow),
+            (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", Mark::Arrow),
+            (palette::SPRING, "mouse spring", Mark::Arrow),
         ]);
+        if settings.is_some_and(|s| s.events.enabled) {
+            rows.push((palette::EVENT, "rewind to a first activation", Mark::Ring));
+        }
         let font = FontId::proportional(12.0);
-        let items: Vec<([u8; 3], &str, bool, f32)> = rows
+        let items: Vec<([u8; 3], &str, Mark, f32)> = rows
             .iter()
-            .map(|&(rgb, t, arrow)| {
-                (rgb, t, arrow, p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
+            .map(|&(rgb, t, mark)| {
+                (rgb, t, mark, p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
             })
             .collect();
         // The states on a row and the arrows on another when they fit, else as many as the view's width takes.
@@ -434,7 +484,7 @@ impl Overlay<'_, '_, '_> {
         let mut x = 0.0;
         for (k, item) in items.iter().enumerate() {
             let line = lines.last_mut().expect("one line at least");
-            if !line.is_empty() && (x + item.3 > avail || items[k - 1].2 != item.2) {
+            if !line.is_empty() && (x + item.3 > avail || (items[k - 1].2 == Mark::Bar) != (item.2 == Mark::Bar)) {
                 lines.push(vec![]);
                 x = 0.0;
             }
@@ -459,21 +509,37 @@ impl Overlay<'_, '_, '_> {
             let mut x = bg.min.x + 8.0;
             let y = bg.min.y + 4.0 + i as f32 * 17.0;
             for &k in line {
-                let (rgb, text, arrow, width) = items[k];
+                let (rgb, text, mark, width) = items[k];
                 let c = palette::egui(rgb);
-                if arrow {
-                    let (a, b) = (Pos2::new(x, y + 8.0), Pos2::new(x + 16.0, y + 8.0));
-                    p.line_segment([a, b], egui::Stroke::new(2.0, c));
-                    p.line_segment([b, b + egui::vec2(-5.0, -4.0)], egui::Stroke::new(2.0, c));
-                    p.line_segment([b, b + egui::vec2(-5.0, 4.0)], egui::Stroke::new(2.0, c));
-                } else {
-                    p.rect_filled(egui::Rect::from_min_size(Pos2::new(x, y + 6.0), egui::vec2(16.0, 4.0)), 1.0, c);
+                match mark {
+                    Mark::Arrow => {
+                        let (a, b) = (Pos2::new(x, y + 8.0), Pos2::new(x + 16.0, y + 8.0));
+                        p.line_segment([a, b], egui::Stroke::new(2.0, c));
+                        p.line_segment([b, b + egui::vec2(-5.0, -4.0)], egui::Stroke::new(2.0, c));
+                        p.line_segment([b, b + egui::vec2(-5.0, 4.0)], egui::Stroke::new(2.0, c));
+                    }
+                    Mark::Bar => {
+                        p.rect_filled(egui::Rect::from_min_size(Pos2::new(x, y + 6.0), egui::vec2(16.0, 4.0)), 1.0, c);
+                    }
+                    Mark::Ring => {
+                        p.circle_stroke(Pos2::new(x + 8.0, y + 8.0), 6.5, egui::Stroke::new(1.5, c));
+                        p.circle_stroke(Pos2::new(x + 8.0, y + 8.0), 3.5, egui::Stroke::new(1.5, c));
+                    }
                 }
                 p.text(Pos2::new(x + 21.0, y + 1.0), Align2::LEFT_TOP, text, font.clone(), Color32::from_gray(215));
                 x += width;
             }
         }
     }
+}
+
+/// How the legend shows a colour: a bar (a constraint's state), an arrow (a
+/// force), rings (the rewind flashes of `render::draw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    Bar,
+    Arrow,
+    Ring,
 }
 
 fn fmt_c(v: f64) -> String {

@@ -57,13 +57,17 @@ impl ScenePanel<'_, '_, '_> {
         ui.horizontal(|ui| {
             ui.label("scene");
             let shown = current.as_ref().map(name).unwrap_or_else(|| "—".into());
-            let r = egui::ComboBox::from_id_salt("scene-picker").selected_text(shown).width(190.0).show_ui(ui, |ui| {
-                for p in files.listing.clone() {
-                    if ui.selectable_label(current.as_ref() == Some(&p), name(&p)).clicked() {
-                        *self.open = Some(p);
+            let r = egui::ComboBox::from_id_salt("scene-picker")
+                .selected_text(shown)
+                .width(190.0)
+                .height(f32::INFINITY)
+                .show_ui(ui, |ui| {
+                    for p in files.listing.clone() {
+                        if ui.selectable_label(current.as_ref() == Some(&p), name(&p)).clicked() {
+                            *self.open = Some(p);
+                        }
                     }
-                }
-            });
+                });
             if r.response.clicked() {
                 files.refresh_listing();
             }

@@ -17,9 +17,43 @@ pub struct Toolbar<'a, 'w, 's> {
     pub compare: &'a mut Vec<CompareAction>,
     pub clip: &'a mut Vec<ClipAction>,
     pub edit: &'a mut Vec<EditAction>,
+    /// A scene file picked from the scene menu.
+    pub open: &'a mut Option<std::path::PathBuf>,
 }
 
 impl Toolbar<'_, '_, '_> {
+    /// The scene's name, a click from every scene file (`assets/scenes`) and
+    /// from a new scene of one's own.
+    fn scene_menu(&mut self, ui: &mut egui::Ui) {
+        let name = self.data.lab.as_deref().map_or("—".to_string(), |l| l.scene.name.clone());
+        let current = self.data.lab.as_deref().and_then(|l| l.scene.path.clone());
+        let r = ui.menu_button(RichText::new(format!("{name} ▾")).size(16.0).strong(), |ui| {
+            ui.label(RichText::new("Scenes").strong());
+            egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.7).show(ui, |ui| {
+                for p in self.data.files.listing.clone() {
+                    let file = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                    if ui.selectable_label(current.as_ref() == Some(&p), file).clicked() {
+                        *self.open = Some(p);
+                        ui.close();
+                    }
+                }
+            });
+            ui.separator();
+            if ui.button("✚ New scene with a floor").on_hover_text("edit mode on a floor and nothing else").clicked()
+            {
+                self.edit.push(EditAction::New { floor: true });
+                ui.close();
+            }
+            if ui.button("✚ New empty scene").on_hover_text("edit mode on an empty world").clicked() {
+                self.edit.push(EditAction::New { floor: false });
+                ui.close();
+            }
+        });
+        if r.response.on_hover_text("every scene file, and a new scene").clicked() {
+            self.data.files.refresh_listing();
+        }
+    }
+
     /// ⏺ to record a clip, ⏹ with the simulated seconds taken while recording,
     /// a counter while it encodes.
     fn clip_button(&mut self, ui: &mut egui::Ui) {
@@ -88,9 +122,7 @@ impl Toolbar<'_, '_, '_> {
         // A clip holding the clock for a frame is not a pause.
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
-        if let Some(lab) = &self.data.lab {
-            ui.label(RichText::new(&lab.scene.name).size(16.0).strong());
-        }
+        self.scene_menu(ui);
         ui.separator();
         let play = if paused { "▶ Play" } else { "⏸ Pause" };
         if ui
@@ -189,7 +221,15 @@ impl Toolbar<'_, '_, '_> {
         {
             self.edit.push(EditAction::FromHere);
         }
-        if ui.button("📷").on_hover_text("F12: save a screenshot (PNG) in the current directory").clicked() {
+        let folder = self.data.output.0.display().to_string();
+        if ui
+            .button("📁")
+            .on_hover_text(format!("screenshots and clips go to {folder}: choose another folder"))
+            .clicked()
+        {
+            self.data.state.ask_folder = true;
+        }
+        if ui.button("📷").on_hover_text(format!("F12: save a screenshot (PNG) in {folder}")).clicked() {
             self.actions.push(LabAction::Screenshot);
         }
         let tour = if self.data.tour.open { "🎓 Tour ✓" } else { "🎓 Tour" };

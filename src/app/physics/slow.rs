@@ -1,0 +1,105 @@
+//! Why the lab is slower than real time, and what would help.
+//!
+//! When the budget drops steps ([`super::PhysicsBudget::behind`]), the status
+//! bar names the cause from the last step's report and the core's wall time
+//! for it: one step of `h` simulated seconds cost `c` seconds, so the run
+//! goes at most at `h / c` of real time; the rows held in `E ∪ F⁺` (the size of
+//! eq. (6) solved), the solves of the step, and its rewinds to a first
+//! activation. Each [`Remedy`] it offers is one click:
+//!
+//! - **Exact instead of Right** where Right holds rows with `λ < 0`: the
+//!   paper's Algorithm 3 only adds to `F⁺`, so a pile stays stuck on rows that
+//!   pull, and each of its steps solves eq. (6) once per row added (at 300
+//!   balls, about 4200 rewinds a second and 120 ms a step).
+//! - **Sleep**, for a scene with many bodies where it is off: still islands
+//!   leave the solve.
+//! - **Fewer balls**, for a generated pile: the file again, with half its balls.
+
+use std::time::Duration;
+
+use contact_core::{Algorithm, StepReport, World};
+
+/// One click that makes the run faster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remedy {
+    /// Switch to Exact.
+    Exact,
+    /// Let still islands sleep.
+    Sleep,
+    /// Reload the scene's file with this many balls.
+    Balls(usize),
+}
+
+impl Remedy {
+    /// The button's text.
+    pub fn label(self) -> String {
+        match self {
+            Remedy::Exact => "Use Exact".into(),
+            Remedy::Sleep => "Let still bodies sleep".into(),
+            Remedy::Balls(n) => format!("Reload with {n} balls"),
+        }
+    }
+
+    /// What it does, and why it helps (the button's tooltip).
+    pub fn why(self) -> &'static str {
+        match self {
+            Remedy::Exact => {
+                "Right (Algorithm 3) only adds rows: here it holds rows with λ < 0, solves eq. (6) once per row \
+                 added and keeps bodies stuck; Exact pivots rows in and out and ends with λ ≥ 0"
+            }
+            Remedy::Sleep => "an island still for 0.5 s leaves the solve until something touches it",
+            Remedy::Balls(_) => "the scene's file again, with half its balls: the solve grows faster than the count",
+        }
+    }
+}
+
+/// The cause, in a sentence, and what would help.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slowness {
+    pub cause: String,
+    pub remedies: Vec<Remedy>,
+}
+
+/// Bodies above which sleep and fewer balls are offered.
+const MANY: usize = 40;
+
+/// Why a step of `report` on `world` that cost `cost` of wall time is slow,
+/// and the remedies that apply (`pile`: the scene comes from a file that can
+/// be reloaded with another count of balls).
+pub fn diagnose(world: &World, report: &StepReport, cost: Duration, pile: bool) -> Slowness {
+    let held = report.handled.iter().filter(|&&h| h).count();
+    let rewinds = report.events.len();
+    let ms = cost.as_secs_f64() * 1e3;
+    let most = if cost.is_zero() { f64::INFINITY } else { report.h / cost.as_secs_f64() };
+    let algorithm = report.algorithm;
+    let negative = report.min_lambda.is_some_and(|l| l < 0.0);
+    let mut cause = format!(
+        "a step of {} ms costs {ms:.1} ms (at most {most:.2}× real time): {held} rows held, {} solves of eq. (6), \
+         {rewinds} rewinds, {}",
+        report.h * 1e3,
+        report.solves,
+        algorithm.label()
+    );
+    if negative && algorithm != Algorithm::Exact {
+        cause += " holding rows with λ < 0";
+    }
+    let mut remedies = Vec::new();
+    if algorithm != Algorithm::Exact && (negative || report.solves > 3) {
+        remedies.push(Remedy::Exact);
+    }
+    let dynamic = world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    if dynamic >= MANY && !world.settings.sleep.enabled {
+        remedies.push(Remedy::Sleep);
+    }
+    if pile && dynamic >= MANY {
+        remedies.push(Remedy::Balls(dynamic / 2));
+    }
+    Slowness { cause, remedies }
+}
+
+/// The scene of `path` with `balls` balls in its `ball_pile` ([`Remedy::Balls`]).
+pub fn with_balls(path: &std::path::Path, balls: usize) -> Result<contact_core::scene::Scene, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let overrides = contact_core::scene::Overrides { balls: Some(balls), ..Default::default() };
+    contact_core::scene::parse(&text, &path.display().to_string(), &overrides).map_err(|e| e.to_string())
+}

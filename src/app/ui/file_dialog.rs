@@ -1,0 +1,132 @@
+//! Save as… and the folder for screenshots and clips, in one egui file dialog
+//! ([`egui_file_dialog`]: drawn by egui, so it is the same on every desktop and
+//! under Xvfb). The editor asks for it ([`Editor::save_requested`]: Ctrl+S,
+//! "💾 Save as…"), the toolbar's 📁 for the folder ([`UiState::ask_folder`]).
+//!
+//! The save dialog opens in the folder of the scene edited, with the name
+//! `NAME-edited.ron`; it asks before overwriting a file. While it is open the
+//! keyboard and the pointer are its own.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use egui_file_dialog::{DialogState, FileDialog, OpeningMode};
+
+use super::data::UiState;
+use crate::app::edit::{EditAction, Editor};
+use crate::app::lab::{InputClaims, OutputDir, Status};
+
+/// What the dialog is open for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    SaveScene,
+    OutputFolder,
+}
+
+/// The dialog, and what it was opened for.
+#[derive(Resource)]
+pub struct FileDialogs {
+    dialog: FileDialog,
+    purpose: Option<Purpose>,
+}
+
+impl Default for FileDialogs {
+    fn default() -> Self {
+        let mut dialog = FileDialog::new()
+            .add_save_extension("Scene file", "ron")
+            .default_save_extension("Scene file")
+            .default_size([720.0, 440.0]);
+        let config = dialog.config_mut();
+        config.opening_mode = OpeningMode::AlwaysInitialDir;
+        config.as_modal = true;
+        FileDialogs { dialog, purpose: None }
+    }
+}
+
+impl FileDialogs {
+    /// Whether the dialog is on screen.
+    pub fn is_open(&self) -> bool {
+        matches!(self.dialog.state(), DialogState::Open)
+    }
+}
+
+/// Opens the dialog when asked, shows it, and hands over what was picked.
+#[allow(clippy::too_many_arguments)]
+pub fn file_dialog(
+    mut contexts: EguiContexts,
+    mut dialogs: ResMut<FileDialogs>,
+    mut asked: Local<Option<(Purpose, u8)>>,
+    mut editor: ResMut<Editor>,
+    mut ui: ResMut<UiState>,
+    mut out: ResMut<OutputDir>,
+    mut status: ResMut<Status>,
+    real: Res<Time<Real>>,
+    mut edits: MessageWriter<EditAction>,
+    mut claims: ResMut<InputClaims>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let now = real.elapsed_secs_f64();
+    // Opened two frames after it is asked for: the keys that asked (Ctrl+S)
+    // are not typed into the dialog's fields.
+    if std::mem::take(&mut editor.save_requested) {
+        *asked = Some((Purpose::SaveScene, 2));
+    }
+    if std::mem::take(&mut ui.ask_folder) {
+        *asked = Some((Purpose::OutputFolder, 2));
+    }
+    match *asked {
+        Some((purpose, n)) if n > 0 => *asked = Some((purpose, n - 1)),
+        Some((Purpose::SaveScene, _)) => {
+            *asked = None;
+            let (dir, name) = save_default(editor.source_file.as_deref());
+            let config = dialogs.dialog.config_mut();
+            config.initial_directory = dir;
+            config.default_file_name = name;
+            config.title = Some("Save the scene as".into());
+            dialogs.dialog.save_file();
+            dialogs.purpose = Some(Purpose::SaveScene);
+        }
+        Some((Purpose::OutputFolder, _)) => {
+            *asked = None;
+            let config = dialogs.dialog.config_mut();
+            config.initial_directory = existing_ancestor(&out.0);
+            config.title = Some("The folder for screenshots and clips".into());
+            dialogs.dialog.pick_directory();
+            dialogs.purpose = Some(Purpose::OutputFolder);
+        }
+        None => {}
+    }
+    dialogs.dialog.update(&ctx);
+    if let Some(path) = dialogs.dialog.take_picked() {
+        match dialogs.purpose.take() {
+            Some(Purpose::SaveScene) => {
+                edits.write(EditAction::SaveAs(path));
+            }
+            Some(Purpose::OutputFolder) => match out.choose(&path) {
+                Ok(()) => status.say(now, format!("Screenshots and clips go to {}", path.display())),
+                Err(e) => status.warn(now, format!("Screenshots and clips go to {}, but {e}", path.display())),
+            },
+            None => {}
+        }
+    }
+    if dialogs.is_open() {
+        claims.keyboard = true;
+        claims.pointer = true;
+    }
+    Ok(())
+}
+
+/// The folder of the scene's file (or `assets/scenes`) and `NAME-edited.ron`.
+fn save_default(path: Option<&std::path::Path>) -> (PathBuf, String) {
+    let stem = path.and_then(|p| p.file_stem()).map_or("scene".into(), |s| s.to_string_lossy().to_string());
+    let stem = stem.strip_suffix("-edited").unwrap_or(&stem).to_string();
+    let dir = path.and_then(|p| p.parent()).map(|d| d.to_path_buf()).unwrap_or_else(|| PathBuf::from("assets/scenes"));
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    (existing_ancestor(&dir), format!("{stem}-edited.ron"))
+}
+
+/// `dir`, or its nearest ancestor that exists (the dialog opens there).
+fn existing_ancestor(dir: &std::path::Path) -> PathBuf {
+    dir.ancestors().find(|d| d.is_dir()).map_or_else(|| PathBuf::from("."), |d| d.to_path_buf())
+}

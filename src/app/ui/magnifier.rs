@@ -1,0 +1,227 @@
+//! The magnifier: an inset at the deepest violation, drawn at a scale where it
+//! can be seen. Platt's particle of figure 2 sinks by 1.9e-6 m, a thousandth of
+//! a pixel of the wedge's view; in the inset it is a third of the inset deep,
+//! with a scale bar.
+//!
+//! The inset is the constraint's own frame at its contact point: the gradient
+//! `∂g_k/∂p` of eq. (4) up, the tangent across. A row `g_k(q) ≥ 0` is, to first
+//! order at the contact, the half-plane above the line `g_k = 0`; the body's
+//! surface point is at the signed distance `d = g_k / |∂g_k/∂p|` from it (`g`
+//! of a half-plane with a normal not of unit length, `g1 = x − y`, is `√2 d`).
+//! At a scale of microns a ball's surface and the other ball's are straight
+//! lines, so the inset draws lines, not arcs: the constraint's surface, the
+//! forbidden side shaded, and the body's surface at depth `d`.
+//!
+//! It shows when the deepest violation lies between round-off (1e-12 m, what
+//! the table shows as `< 1e-12`) and 3 pixels of the view (deeper, the view
+//! shows it). It goes where it covers no body, with a leader to the contact.
+
+use bevy::math::DVec2;
+use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Stroke};
+
+use super::overlay::bodies_under;
+use crate::app::lab::gizmo::grid_step;
+use crate::app::lab::{ViewTransform, geometry, palette};
+
+/// Depths below this are round-off, not a violation (m).
+pub const ROUND_OFF: f64 = 1e-12;
+/// The inset's side, in points.
+const SIDE: f32 = 150.0;
+
+/// The violation the magnifier shows: constraint `k`, the body's surface point
+/// (world) and the unit normal, at signed distance `depth` (< 0) from the surface.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    pub k: usize,
+    pub name: String,
+    pub at: DVec2,
+    pub normal: DVec2,
+    pub depth: f64,
+}
+
+/// The deepest violation of an inequality row among `g` (each row's last
+/// value), at `positions`, if it is to be magnified in a view of `ppm` pixels
+/// a metre (see the module docs).
+pub fn deepest(
+    world: &contact_core::World,
+    names: &[String],
+    g: &[f64],
+    positions: &dyn Fn(usize) -> DVec2,
+    ppm: f64,
+) -> Option<Violation> {
+    let mut best: Option<Violation> = None;
+    for (k, c) in world.model.constraints.iter().enumerate() {
+        if !c.is_inequality() || k >= g.len() || g[k] >= 0.0 {
+            continue;
+        }
+        let Some(&(_, at, grad)) = geometry::gradients(world, k, positions).first() else { continue };
+        let len = grad.length();
+        if len <= 0.0 || !len.is_finite() {
+            continue;
+        }
+        let depth = g[k] / len;
+        if best.as_ref().is_none_or(|b| depth < b.depth) {
+            best =
+                Some(Violation { k, name: names.get(k).cloned().unwrap_or_default(), at, normal: grad / len, depth });
+        }
+    }
+    best.filter(|v| -v.depth > ROUND_OFF && -v.depth * ppm < 3.0)
+}
+
+/// `0.5 µm`, `2 nm`, `10 mm`: a length for the scale bar.
+pub fn length(m: f64) -> String {
+    let (unit, scale) = [("m", 1.0), ("mm", 1e-3), ("µm", 1e-6), ("nm", 1e-9), ("pm", 1e-12), ("fm", 1e-15)]
+        .into_iter()
+        .find(|&(_, s)| m >= s * 0.999)
+        .unwrap_or(("fm", 1e-15));
+    let v = m / scale;
+    if (v - v.round()).abs() < 1e-6 { format!("{} {unit}", v.round()) } else { format!("{v:.1} {unit}") }
+}
+
+/// Where the inset goes: its frame (title, inset, depth), the inset itself,
+/// and the contact on screen.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    pub frame: egui::Rect,
+    inset: egui::Rect,
+    contact: Pos2,
+}
+
+/// Places the inset for `v` in `rect` (the world view) beside the contact, on
+/// the side that covers fewest of `discs` (the bodies on screen: centre,
+/// radius in points) and stays in view.
+pub fn place(view: &ViewTransform, rect: egui::Rect, discs: &[(Pos2, f32)], v: &Violation) -> Placement {
+    let contact = {
+        let s = view.to_screen(v.at);
+        Pos2::new(s.x, s.y)
+    };
+    let size = egui::vec2(SIDE, SIDE + 34.0);
+    let gap = 40.0;
+    let spots = [
+        contact + egui::vec2(gap, -gap - size.y),
+        contact + egui::vec2(-gap - size.x, -gap - size.y),
+        contact + egui::vec2(gap, gap),
+        contact + egui::vec2(-gap - size.x, gap),
+    ];
+    let inner = rect.shrink2(egui::vec2(8.0, 40.0));
+    let fit = |min: Pos2| {
+        let r = egui::Rect::from_min_size(min, size);
+        let dx = (inner.min.x - r.min.x).max(0.0) + (inner.max.x - r.max.x).min(0.0);
+        let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
+        r.translate(egui::vec2(dx, dy))
+    };
+    let frame = spots
+        .into_iter()
+        .map(fit)
+        .min_by_key(|r| (bodies_under(*r, discs), r.contains(contact) as usize))
+        .expect("four spots");
+    let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(SIDE, SIDE));
+    Placement { frame, inset, contact }
+}
+
+/// Paints the inset for `v` where [`place`] put it.
+pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violation) {
+    let Placement { frame, inset: box_, contact } = *at;
+    // Leader from the contact to the inset.
+    let warn = palette::egui(palette::WARN);
+    let edge = Pos2::new(contact.x.clamp(box_.min.x, box_.max.x), contact.y.clamp(box_.min.y, box_.max.y));
+    p.line_segment([contact, edge], Stroke::new(1.0, warn.gamma_multiply(0.8)));
+    p.circle_stroke(contact, 5.0, Stroke::new(1.5, warn));
+
+    p.rect_filled(frame.expand(4.0), 4.0, Color32::from_black_alpha(220));
+    let clip = p.with_clip_rect(box_);
+    clip.rect_filled(box_, 0.0, palette::egui(palette::BACKGROUND));
+
+    // The inset's frame: the normal up, centred between the surface and the body.
+    let depth = -v.depth;
+    let ppm = 0.32 * SIDE as f64 / depth;
+    let centre = Pos2::new(box_.center().x, box_.center().y);
+    // Screen y of a signed distance along the normal (0: the surface g = 0).
+    let y_of = |d: f64| centre.y - ((d + depth * 0.5) * ppm) as f32;
+    let surface = y_of(0.0);
+    let body = y_of(-depth);
+    // The forbidden side, shaded; the surface g = 0.
+    let below = egui::Rect::from_min_max(Pos2::new(box_.min.x, surface), box_.max);
+    clip.rect_filled(below, 0.0, palette::egui(palette::SHADE).gamma_multiply(0.35));
+    let mut x = box_.min.x - SIDE;
+    while x < box_.max.x {
+        clip.line_segment(
+            [Pos2::new(x, box_.max.y), Pos2::new(x + SIDE, surface)],
+            Stroke::new(1.0, palette::egui(palette::SHADE).gamma_multiply(0.5)),
+        );
+        x += 12.0;
+    }
+    clip.line_segment(
+        [Pos2::new(box_.min.x, surface), Pos2::new(box_.max.x, surface)],
+        Stroke::new(2.0, Color32::WHITE),
+    );
+    clip.text(
+        Pos2::new(box_.min.x + 4.0, surface - 3.0),
+        Align2::LEFT_BOTTOM,
+        "g = 0",
+        FontId::proportional(11.0),
+        Color32::from_gray(200),
+    );
+    // The body's surface at depth d, and its point.
+    let violated = palette::egui(palette::state_rgb(crate::app::lab::ConstraintState::Violated));
+    clip.line_segment(
+        [Pos2::new(box_.min.x, body), Pos2::new(box_.max.x, body)],
+        Stroke::new(1.5, violated.gamma_multiply(0.7)),
+    );
+    clip.circle_filled(Pos2::new(centre.x, body), 5.0, violated);
+    clip.line_segment([Pos2::new(centre.x, surface), Pos2::new(centre.x, body)], Stroke::new(1.0, warn));
+
+    // Scale bar, bottom right: a 1-2-5 length of about 50 points.
+    let bar = grid_step(ppm, 45.0);
+    let bar_px = (bar * ppm) as f32;
+    let y = box_.max.y - 8.0;
+    let x1 = box_.max.x - 8.0;
+    let white = Stroke::new(2.0, Color32::WHITE);
+    clip.line_segment([Pos2::new(x1 - bar_px, y), Pos2::new(x1, y)], white);
+    for xe in [x1 - bar_px, x1] {
+        clip.line_segment([Pos2::new(xe, y - 4.0), Pos2::new(xe, y + 4.0)], white);
+    }
+    clip.text(
+        Pos2::new(x1 - bar_px * 0.5, y - 5.0),
+        Align2::CENTER_BOTTOM,
+        length(bar),
+        FontId::proportional(12.0),
+        Color32::WHITE,
+    );
+
+    // Title above, the depth below.
+    let zoom = ppm / view.ppm.max(f64::MIN_POSITIVE);
+    p.text(
+        frame.min + egui::vec2(2.0, 0.0),
+        Align2::LEFT_TOP,
+        format!("🔍 {}  ×{}", v.name, zoom_text(zoom)),
+        FontId::proportional(12.0),
+        warn,
+    );
+    p.text(
+        Pos2::new(frame.min.x + 2.0, box_.max.y + 3.0),
+        Align2::LEFT_TOP,
+        format!("{} m below its surface", crate::app::lab::num(depth)),
+        FontId::proportional(12.0),
+        violated,
+    );
+}
+
+/// `2e6`: a magnification, to one figure.
+fn zoom_text(z: f64) -> String {
+    if z < 1e4 { format!("{z:.0}") } else { format!("{:.0e}", z) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_read_in_their_unit() {
+        assert_eq!(length(1e-6), "1 µm");
+        assert_eq!(length(2e-9), "2 nm");
+        assert_eq!(length(5e-4), "500 µm");
+        assert_eq!(length(0.2), "200 mm");
+        assert_eq!(length(1.0), "1 m");
+    }
+}

@@ -1,0 +1,49 @@
+//! Slower than real time: the status bar's cause and its one-click remedies
+//! (`physics::slow`), on the scenes where a user meets them.
+
+use std::time::Duration;
+
+use contact_core::Algorithm;
+use contact_core::scene::Overrides;
+use contact_lab::app::physics::slow::{Remedy, diagnose, with_balls};
+
+use crate::common::*;
+
+#[test]
+fn right_holding_a_pulling_row_is_named_and_exact_is_offered() {
+    // The sticky corner under Right: λ_wall < 0 from the first step (the guide's example).
+    let mut s = scene("sticky-corner.ron");
+    assert_eq!(s.world.settings.algorithm, Algorithm::Right);
+    let report = (0..10).map(|_| s.world.step(s.dt)).last().expect("ten steps");
+    assert!(report.min_lambda.is_some_and(|l| l < 0.0), "Right holds λ < 0 here: {:?}", report.min_lambda);
+    let slow = diagnose(&s.world, &report, Duration::from_millis(50), true);
+    assert!(slow.cause.contains("λ < 0"), "the cause names the pulling rows: {}", slow.cause);
+    assert!(slow.cause.contains("50.0 ms"), "and the step's cost: {}", slow.cause);
+    assert!(slow.cause.contains("0.02× real time"), "h / cost = 1 ms / 50 ms: {}", slow.cause);
+    assert_eq!(slow.remedies, vec![Remedy::Exact], "one body: neither sleep nor fewer balls");
+
+    // Under Exact the same corner has nothing to switch to.
+    s.world.settings.algorithm = Algorithm::Exact;
+    let report = s.world.step(s.dt);
+    assert!(report.min_lambda.is_none_or(|l| l >= 0.0));
+    assert!(diagnose(&s.world, &report, Duration::from_millis(50), true).remedies.is_empty());
+}
+
+#[test]
+fn a_large_pile_is_offered_sleep_and_half_its_balls_and_the_reload_has_them() {
+    let path = scenes_dir().join("ball-pile.ron");
+    let overrides = Overrides { balls: Some(120), ..Default::default() };
+    let mut s = contact_core::scene::load(&path, &overrides).unwrap();
+    s.world.settings.sleep.enabled = false;
+    let report = s.world.step(s.dt);
+    let slow = diagnose(&s.world, &report, Duration::from_millis(30), true);
+    assert_eq!(slow.remedies, vec![Remedy::Sleep, Remedy::Balls(60)], "{}", slow.cause);
+    // Not from a file: nothing to reload.
+    assert_eq!(diagnose(&s.world, &report, Duration::from_millis(30), false).remedies, vec![Remedy::Sleep]);
+    let half = with_balls(&path, 60).unwrap();
+    let dynamic = half.world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    assert_eq!(dynamic, 60);
+    // A scene without a pile says so, by file and field.
+    let e = with_balls(&scenes_dir().join("wedge.ron"), 10).unwrap_err();
+    assert!(e.contains("wedge.ron"), "{e}");
+}
