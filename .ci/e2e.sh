@@ -201,8 +201,8 @@ say "  state dump at exit: puck at ($px, $py)"
 awk -v x="$px" -v y="$py" 'BEGIN { exit !((x*x + y*y) > 0.01) }' || fail "the dump says the puck is still at the start"
 # --- 2b. Edit mode: a ball added with the mouse, saved, loaded back -----------
 # E (edit mode), B (the ball tool), a click 200 px right of the puck and 100 px
-# up, Ctrl+S (save to the panel's path, puck-edited.ron beside the scene): the
-# file holds the new ball where the click was, and loads in the CLI.
+# up, Ctrl+S and Enter (the save dialog's default: puck-edited.ron beside the
+# scene): the file holds the new ball where the click was, and loads in the CLI.
 say "edit mode: adding a ball with the mouse and saving"
 EDITED="$OUT/puck-edited.ron"
 rm -f "$EDITED"
@@ -220,7 +220,9 @@ xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c "$PUCK_HELPERS"'
   xdotool key b; sleep 0.5
   xdotool mousemove --window "$wid" $((x + 200)) $((y - 100)); sleep 0.3
   xdotool click 1; sleep 1
-  xdotool key --clearmodifiers ctrl+s; sleep 3
+  xdotool key --clearmodifiers ctrl+s; sleep 2
+  # The save dialog opens on puck-edited.ron beside the scene: Enter saves.
+  xdotool key Return; sleep 3
   quit_app "$wid" $app "$2"
 ' "$BIN" "$SCENE" "$LOG" || { tail -30 "$LOG"; fail "the edit session failed"; }
 grep -q "Saved to" "$LOG" || { tail -30 "$LOG"; fail "the edited scene was not saved"; }

@@ -131,6 +131,15 @@ fn row(app: &mut bevy::prelude::App, name: &str) -> contact_lab::app::lab::Const
     constraints(app)[k]
 }
 
+/// What the magnifier shows at the state on screen, in a view of the wedge's
+/// scale (800 px a metre: a micron is far below a pixel).
+fn magnified(app: &mut bevy::prelude::App) -> Option<contact_lab::app::ui::magnifier::Violation> {
+    let g: Vec<f64> = constraints(app).iter().map(|s| s.g).collect();
+    let lab = app.world().resource::<Lab>();
+    let at = |b: usize| lab.position(b);
+    contact_lab::app::ui::magnifier::deepest(&lab.world, &lab.constraint_names, &g, &at, 800.0)
+}
+
 fn step_index(title_start: &str) -> usize {
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
     tour.steps.iter().position(|s| s.title.starts_with(title_start)).expect(title_start)
@@ -167,6 +176,9 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     let mut app = app;
     let g2 = row(&mut app, "g2");
     assert_eq!(g2.state, ConstraintState::Handled, "g2 handled again");
+    let v = magnified(&mut app).expect("the sink is magnified at the pause");
+    assert_eq!(v.name, "g2");
+    assert!(v.depth < -1e-6 && v.depth > -1.9e-6, "still about 1.4 µm below the floor: {}", v.depth);
     assert!((g2.lambda - 1.0).abs() < 0.01, "λ2 ≈ 1: {}", g2.lambda);
     let first = report_at(&mut app, 0.001);
     // Algorithm 1's lines 3–9, after the step: both dropped, with λ = (−2, −1) (eq. 11).
@@ -187,17 +199,11 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     let g1_row = row(&mut app, "g1");
     assert!(g1_row.g < 0.0 && g1_row.handled, "the table's g1 is handled and below 0: {g1_row:?}");
     // A micron at the wedge's scale is far below a pixel: the magnifier shows it.
-    {
-        use contact_lab::app::ui::magnifier;
-        let g: Vec<f64> = constraints(&mut app).iter().map(|s| s.g).collect();
-        let lab = app.world().resource::<Lab>();
-        let at = |b: usize| lab.position(b);
-        let v = magnifier::deepest(&lab.world, &lab.constraint_names, &g, &at, 800.0)
-            .expect("a violation of a micron is magnified");
-        assert_eq!(v.name, "g1");
-        // g1 = x − y has |∂g/∂p| = √2: the depth is the distance to the line.
-        assert!((v.depth - g1_row.g / 2f64.sqrt()).abs() < 1e-15, "{} against {}", v.depth, g1_row.g);
-    }
+    let v = magnified(&mut app).expect("a violation of a micron is magnified");
+    assert_eq!(v.name, "g1");
+    // g1 = x − y has |∂g/∂p| = √2: the depth is the distance to the line.
+    assert!((v.depth - g1_row.g / 2f64.sqrt()).abs() < 1e-15, "{} against {}", v.depth, g1_row.g);
+    assert!(v.depth < -0.5e-6 && v.depth > -1.5e-6, "about 0.9 µm through x − y = 0: {}", v.depth);
     let first = report_at(&mut app, 0.001);
     assert_eq!(first.handled, vec![false, true], "only the floor handled at t = 0.001 s");
     assert!((first.lambda[1] - 2.0).abs() < 1e-9, "λ2 = 2 (eq. 15): {}", first.lambda[1]);

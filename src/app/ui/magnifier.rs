@@ -25,8 +25,11 @@ use crate::app::lab::{ViewTransform, geometry, palette};
 
 /// Depths below this are round-off, not a violation (m).
 pub const ROUND_OFF: f64 = 1e-12;
-/// The inset's side, in points.
+/// The inset's side, in points: at most this, at least [`MIN_SIDE`], and at
+/// most 28 % of the view's shorter side (presenter mode at 1280×720 leaves
+/// the world 360 points high, with the banner in it).
 const SIDE: f32 = 150.0;
+const MIN_SIDE: f32 = 90.0;
 
 /// The violation the magnifier shows: constraint `k`, the body's surface point
 /// (world) and the unit normal, at signed distance `depth` (< 0) from the surface.
@@ -89,13 +92,20 @@ pub struct Placement {
 
 /// Places the inset for `v` in `rect` (the world view) beside the contact, on
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
-/// radius in points) and stays in view.
-pub fn place(view: &ViewTransform, rect: egui::Rect, discs: &[(Pos2, f32)], v: &Violation) -> Placement {
+/// radius in points), off `avoid` (presenter mode's banner, labels), in view.
+pub fn place(
+    view: &ViewTransform,
+    rect: egui::Rect,
+    discs: &[(Pos2, f32)],
+    avoid: &[egui::Rect],
+    v: &Violation,
+) -> Placement {
     let contact = {
         let s = view.to_screen(v.at);
         Pos2::new(s.x, s.y)
     };
-    let size = egui::vec2(SIDE, SIDE + 34.0);
+    let side = (0.28 * rect.width().min(rect.height())).clamp(MIN_SIDE, SIDE);
+    let size = egui::vec2(side, side + 34.0);
     let gap = 40.0;
     let spots = [
         contact + egui::vec2(gap, -gap - size.y),
@@ -113,9 +123,12 @@ pub fn place(view: &ViewTransform, rect: egui::Rect, discs: &[(Pos2, f32)], v: &
     let frame = spots
         .into_iter()
         .map(fit)
-        .min_by_key(|r| (bodies_under(*r, discs), r.contains(contact) as usize))
+        .min_by_key(|r| {
+            let over = avoid.iter().filter(|a| a.intersects(*r)).count();
+            (over + r.contains(contact) as usize, bodies_under(*r, discs))
+        })
         .expect("four spots");
-    let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(SIDE, SIDE));
+    let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));
     Placement { frame, inset, contact }
 }
 
@@ -134,7 +147,8 @@ pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violat
 
     // The inset's frame: the normal up, centred between the surface and the body.
     let depth = -v.depth;
-    let ppm = 0.32 * SIDE as f64 / depth;
+    let side = box_.width();
+    let ppm = 0.32 * side as f64 / depth;
     let centre = Pos2::new(box_.center().x, box_.center().y);
     // Screen y of a signed distance along the normal (0: the surface g = 0).
     let y_of = |d: f64| centre.y - ((d + depth * 0.5) * ppm) as f32;
@@ -143,10 +157,10 @@ pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violat
     // The forbidden side, shaded; the surface g = 0.
     let below = egui::Rect::from_min_max(Pos2::new(box_.min.x, surface), box_.max);
     clip.rect_filled(below, 0.0, palette::egui(palette::SHADE).gamma_multiply(0.35));
-    let mut x = box_.min.x - SIDE;
+    let mut x = box_.min.x - side;
     while x < box_.max.x {
         clip.line_segment(
-            [Pos2::new(x, box_.max.y), Pos2::new(x + SIDE, surface)],
+            [Pos2::new(x, box_.max.y), Pos2::new(x + side, surface)],
             Stroke::new(1.0, palette::egui(palette::SHADE).gamma_multiply(0.5)),
         );
         x += 12.0;

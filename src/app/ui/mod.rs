@@ -18,6 +18,7 @@ pub mod algorithm;
 pub mod compare_panel;
 pub mod controls;
 pub mod data;
+pub mod decimate;
 pub mod editor;
 pub mod file_dialog;
 pub mod magnifier;
@@ -290,7 +291,7 @@ fn layout(
     overlay::Overlay { data: &mut data, view: &in_points, rect: rest }.paint(&ctx);
     compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
-        data.state.banner = presenter::banner(&ctx, &data, rest);
+        data.state.banner = presenter::banner(&ctx, &data, rest, &in_points);
     } else {
         data.state.banner = None;
     }

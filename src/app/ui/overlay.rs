@@ -29,6 +29,12 @@ pub(super) fn bodies_under(r: egui::Rect, discs: &[(Pos2, f32)]) -> usize {
     discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count()
 }
 
+/// Where [`label`] draws `text` (before it is pushed inside the view).
+fn label_rect(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32) -> egui::Rect {
+    let galley = p.layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE);
+    anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0))
+}
+
 /// Text with a dark halo so it reads over anything.
 fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
     let font = FontId::proportional(size);
@@ -82,7 +88,32 @@ impl Overlay<'_, '_, '_> {
         // Under a window (the tour, compare's readout) or the presenter's banner
         // (not interactable, so not a layer egui finds under a point).
         let banner = self.data.state.banner;
-        // The magnifier's inset, placed first: the labels keep off it too.
+        // Labels whose place is fixed (the f labels, the body names) and the
+        // presenter's banner: the magnifier, the wall labels and the legend
+        // keep off them.
+        let mut taken: Vec<egui::Rect> = banner.into_iter().collect();
+        if draw.force_arrows {
+            for (i, b) in world.model.bodies.iter().enumerate() {
+                if b.is_dynamic() && (b.force.x != 0.0 || b.force.y != 0.0) {
+                    let tip = at[i] + DVec2::new(b.force.x, b.force.y) * self.data.look.force_scale;
+                    taken.push(label_rect(
+                        &p,
+                        scr(tip) + egui::vec2(8.0, -8.0),
+                        Align2::LEFT_BOTTOM,
+                        &force_text(b),
+                        13.0,
+                    ));
+                }
+            }
+        }
+        if draw.labels && nb <= 4 {
+            for (i, b) in world.model.bodies.iter().enumerate().filter(|(_, b)| b.is_dynamic()) {
+                let r = b.radius.max(view.world_len(6.0));
+                let anchor = scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0);
+                taken.push(label_rect(&p, anchor, Align2::RIGHT_BOTTOM, &b.name, 12.5));
+            }
+        }
+        // The magnifier's inset, placed next: the labels keep off it too.
         let magnified = draw
             .magnifier
             .then(|| {
@@ -90,8 +121,9 @@ impl Overlay<'_, '_, '_> {
                 magnifier::deepest(world, &lab.constraint_names, &g, &positions, view.ppm)
             })
             .flatten()
-            .map(|v| (magnifier::place(view, self.rect, &discs, &v), v));
+            .map(|v| (magnifier::place(view, self.rect, &discs, &taken, &v), v));
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
+        taken.extend(inset);
         let covered_at = |s: Pos2| {
             banner.is_some_and(|b| b.contains(s))
                 || inset.is_some_and(|r| r.contains(s))
@@ -154,6 +186,10 @@ impl Overlay<'_, '_, '_> {
                     // anchor): where every spot is, the wall goes unnamed here
                     // (the table and the legend name it).
                     .filter(|q| bodies_under(anchor.anchor_size(scr(*q + off), size).expand(3.0), &discs) == 0)
+                    .filter(|q| {
+                        let r = anchor.anchor_size(scr(*q + off), size).expand(3.0);
+                        !taken.iter().any(|t| t.intersects(r))
+                    })
                     .max_by(|a, b| {
                         let clear = |q: &DVec2| at.iter().map(|p| (*p - *q).length()).fold(f64::INFINITY, f64::min);
                         clear(a).total_cmp(&clear(b))
@@ -174,7 +210,7 @@ impl Overlay<'_, '_, '_> {
                     &p,
                     scr(tip) + egui::vec2(8.0, -8.0),
                     Align2::LEFT_BOTTOM,
-                    &format!("f = ({}, {}) N", num(b.force.x), num(b.force.y)),
+                    &force_text(b),
                     13.0,
                     palette::egui(palette::FORCE),
                 );
@@ -303,7 +339,7 @@ impl Overlay<'_, '_, '_> {
         }
 
         if draw.labels {
-            self.legend(&p, &discs);
+            self.legend(&p, &discs, &taken);
         }
         if let Some((at, v)) = &magnified {
             magnifier::paint(&p, view, at, v);
@@ -444,7 +480,7 @@ impl Overlay<'_, '_, '_> {
     /// The legend of colours, in as many rows as the view's width needs, in
     /// the corner of the view that covers the fewest bodies (bottom right
     /// first): it never sits on a pile.
-    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)]) {
+    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)], taken: &[egui::Rect]) {
         let look = &self.data.look;
         let shrunk = look.lambda_scale < 0.95 * look.force_scale;
         let lambda_text = if shrunk {
@@ -502,8 +538,13 @@ impl Overlay<'_, '_, '_> {
         let bg = corners
             .iter()
             .map(|&(x, y)| egui::Rect::from_min_size(Pos2::new(x, y), size))
-            .min_by_key(|&r| bodies_under(r, discs))
+            .min_by_key(|&r| bodies_under(r, discs) + taken.iter().filter(|t| t.intersects(r)).count())
             .expect("four corners");
+        // Presenter mode in a small window (1280×720 leaves the world 470 × 360
+        // points): with no free corner the legend gives way to what it explains.
+        if self.data.state.present && taken.iter().any(|t| t.intersects(bg)) {
+            return;
+        }
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (i, line) in lines.iter().enumerate() {
             let mut x = bg.min.x + 8.0;
@@ -531,6 +572,11 @@ impl Overlay<'_, '_, '_> {
             }
         }
     }
+}
+
+/// The label of a body's constant force.
+fn force_text(b: &contact_core::Body) -> String {
+    format!("f = ({}, {}) N", num(b.force.x), num(b.force.y))
 }
 
 /// How the legend shows a colour: a bar (a constraint's state), an arrow (a

@@ -10,6 +10,7 @@ use bevy_egui::egui::{self, RichText};
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, VLine};
 
 use super::data::{PlotsState, Window};
+use super::decimate;
 use crate::app::compare::Compare;
 use crate::app::history::History;
 use crate::app::lab::palette::algorithm_color;
@@ -111,12 +112,16 @@ impl PlotsPanel<'_> {
         let mut interacted = false;
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             for (i, spec) in specs.iter().enumerate() {
+                // The button first, the title in what is left (cut short, whole
+                // on hover): a long title never pushes the plot past the panel.
                 ui.horizontal(|ui| {
-                    ui.label(RichText::new(&spec.title).strong());
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         if ui.small_button("CSV").on_hover_text("export this plot's series").clicked() {
                             self.export(&spec.series, &spec.title);
                         }
+                        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                            ui.add(egui::Label::new(RichText::new(&spec.title).strong()).truncate());
+                        });
                     });
                 });
                 let follow = self.state.follow;
@@ -129,7 +134,10 @@ impl PlotsPanel<'_> {
                 let plot = if self.compare.on {
                     plot
                 } else {
-                    plot.legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6))
+                    // A narrow plot (presenter mode at 1280×720) takes the small text: the legend fits.
+                    let style =
+                        if ui.available_width() < 300.0 { egui::TextStyle::Small } else { egui::TextStyle::Body };
+                    plot.legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6).text_style(style))
                 };
                 let resp = plot
                     .link_axis("lab-plots-t", [true, false])
@@ -151,6 +159,9 @@ impl PlotsPanel<'_> {
                     .show(ui, |plot_ui| {
                         let bounds = plot_ui.plot_bounds();
                         let (lo, hi) = if follow { x_range } else { (bounds.min()[0], bounds.max()[0]) };
+                        // At most four points per pixel column (`decimate`): the same picture, a
+                        // fraction of the segments for the renderer.
+                        let columns = plot_ui.transform().frame().width().max(1.0) as usize;
                         let mut y_lo = f64::INFINITY;
                         let mut y_hi = f64::NEG_INFINITY;
                         for (j, name) in spec.series.iter().enumerate() {
@@ -163,13 +174,19 @@ impl PlotsPanel<'_> {
                             }
                             if !compare.on {
                                 plot_ui.line(
-                                    Line::new(pretty(world, name), pts).color(COLORS[j % COLORS.len()]).width(1.6),
+                                    Line::new(pretty(world, name), decimate::plot_points(pts, lo, hi, columns))
+                                        .color(COLORS[j % COLORS.len()])
+                                        .width(1.6),
                                 );
                                 continue;
                             }
                             // Compare mode: a colour per algorithm, the main run solid, lanes dashed.
                             let title = format!("{} · {}", pretty(world, name), main.label());
-                            plot_ui.line(Line::new(title, pts).color(algorithm_color(main)).width(1.8));
+                            plot_ui.line(
+                                Line::new(title, decimate::plot_points(pts, lo, hi, columns))
+                                    .color(algorithm_color(main))
+                                    .width(1.8),
+                            );
                             for l in &compare.lanes {
                                 let Some(lane_pts) = l.series.get(name) else { continue };
                                 let pts = window(lane_pts, lo, hi);
@@ -180,7 +197,7 @@ impl PlotsPanel<'_> {
                                 let a = l.lane.algorithm();
                                 let title = format!("{} · {}", pretty(world, name), a.label());
                                 plot_ui.line(
-                                    Line::new(title, pts)
+                                    Line::new(title, decimate::plot_points(pts, lo, hi, columns))
                                         .color(algorithm_color(a))
                                         .width(1.6)
                                         .style(egui_plot::LineStyle::dashed_dense()),

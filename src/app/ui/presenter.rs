@@ -7,15 +7,31 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::PanelData;
+use super::overlay::bodies_under;
+use crate::app::lab::ViewTransform;
 use crate::app::lab::palette::algorithm_color;
 
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;
 
-/// The banner at the world view's top-left corner; returns where it is (the
-/// labels on the world keep clear of it).
-pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) -> Option<egui::Rect> {
+/// The banner at the world view's top-left corner, or its top-right one when
+/// that covers fewer bodies (`view`: the world → screen map in points);
+/// returns where it is (the labels on the world keep clear of it).
+pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &ViewTransform) -> Option<egui::Rect> {
     let lab = data.lab.as_deref()?;
+    // Its size as last drawn (a first frame: about the usual one).
+    let size = data.state.banner.map_or(egui::vec2(300.0, 110.0), |r| r.size());
+    let discs: Vec<(egui::Pos2, f32)> = (0..lab.world.model.bodies.len())
+        .filter(|&b| lab.world.model.bodies[b].is_dynamic())
+        .map(|b| {
+            let s = view.to_screen(lab.position(b));
+            (egui::pos2(s.x, s.y), (lab.world.model.bodies[b].radius * view.ppm) as f32)
+        })
+        .collect();
+    let left = world.min + egui::vec2(14.0, 36.0);
+    let right = egui::pos2(world.max.x - size.x - 14.0, world.min.y + 36.0);
+    let under = |at: egui::Pos2| bodies_under(egui::Rect::from_min_size(at, size), &discs);
+    let at = if right.x > left.x && under(right) < under(left) { right } else { left };
     let algorithm = lab.world.settings.algorithm;
     let handled: Vec<&str> = lab.report.as_ref().map_or(Vec::new(), |r| {
         (0..r.handled.len())
@@ -30,7 +46,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect) -> Optio
         _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
     };
     let shown = egui::Area::new(egui::Id::new("presenter-banner"))
-        .fixed_pos(world.min + egui::vec2(14.0, 36.0))
+        .fixed_pos(at)
         .interactable(false)
         .order(egui::Order::Foreground)
         .show(ctx, |ui| {

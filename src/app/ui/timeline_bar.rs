@@ -36,20 +36,24 @@ impl TimelineBar<'_, '_, '_> {
             if ui.small_button("⏭").on_hover_text("latest stored state").clicked() && !tl.snaps.is_empty() {
                 self.actions.push(LabAction::Restore(tl.snaps.len() - 1));
             }
+            // Narrow (presenter mode at 1280×720): the time alone, the store on hover.
+            let narrow = ui.available_width() < 700.0;
+            let stored = format!(
+                "stored {t0:.2}–{t1:.2} s, {} states{}",
+                tl.snaps.len(),
+                if tl.stride > 1 { format!(" (every {} steps)", tl.stride) } else { String::new() }
+            );
+            let (text, width) = if narrow {
+                (format!("t = {now:.4} s"), 110.0)
+            } else {
+                (format!("t = {now:.4} s · {stored}"), 290.0)
+            };
             ui.add_sized(
-                [290.0, 18.0],
-                egui::Label::new(
-                    RichText::new(format!(
-                        "t = {now:.4} s · stored {t0:.2}–{t1:.2} s, {} states{}",
-                        tl.snaps.len(),
-                        if tl.stride > 1 { format!(" (every {} steps)", tl.stride) } else { String::new() }
-                    ))
-                    .small()
-                    .color(egui::Color32::from_gray(170)),
-                ),
+                [width, 18.0],
+                egui::Label::new(RichText::new(text).small().color(egui::Color32::from_gray(170))),
             )
-            .on_hover_text(format!("the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
-            ui.menu_button("Run from here with ▾", |ui| {
+            .on_hover_text(format!("{stored}; the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
+            ui.menu_button(if narrow { "Run from here ▾" } else { "Run from here with ▾" }, |ui| {
                 for a in contact_core::Algorithm::ALL {
                     let text = RichText::new(a.label()).color(algorithm_color(a));
                     if ui.button(text).on_hover_text("a compare-mode lane from the state shown").clicked() {

@@ -1,0 +1,98 @@
+//! What a plot draws of a long series: at most four points per pixel column
+//! (the first, the lowest, the highest and the last of the column, in time
+//! order), so the line drawn covers every pixel the whole series would.
+//!
+//! A 4 s window at 1000 steps a second is 4000 points a series; the billiard's
+//! five plots draw 8 series, and each point is a feathered segment for the
+//! software renderer to fill. Min-max decimation keeps the envelope: a spike
+//! of one step (Platt's dip, an impact) stays as tall as it is.
+
+use std::borrow::Cow;
+
+use egui_plot::{PlotPoint, PlotPoints};
+
+/// `pts` (increasing in x) as drawn in `columns` pixel columns over `lo..hi`:
+/// itself when short enough, else each column's first, lowest, highest and
+/// last point in x order. Points outside `lo..hi` are kept (the caller has
+/// already cut the window; its neighbours outside make the line reach the edges).
+pub fn decimate(pts: &[PlotPoint], lo: f64, hi: f64, columns: usize) -> Cow<'_, [PlotPoint]> {
+    let columns = columns.max(1);
+    if pts.len() <= 4 * columns || hi <= lo {
+        return Cow::Borrowed(pts);
+    }
+    let scale = columns as f64 / (hi - lo);
+    let column = |p: &PlotPoint| ((p.x - lo) * scale).floor().clamp(-1.0, columns as f64) as i64;
+    let mut out = Vec::with_capacity(4 * columns + 4);
+    let mut i = 0;
+    while i < pts.len() {
+        let c = column(&pts[i]);
+        let start = i;
+        let (mut min, mut max) = (i, i);
+        while i < pts.len() && column(&pts[i]) == c {
+            // NaN never wins a comparison: a gap stays a gap only if it is all there is.
+            if pts[i].y < pts[min].y {
+                min = i;
+            }
+            if pts[i].y > pts[max].y {
+                max = i;
+            }
+            i += 1;
+        }
+        let last = i - 1;
+        let mut keep = [start, min, max, last];
+        keep.sort_unstable();
+        let mut prev = usize::MAX;
+        for k in keep {
+            if k != prev {
+                out.push(pts[k]);
+                prev = k;
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`decimate`] as egui_plot takes it.
+pub fn plot_points(pts: &[PlotPoint], lo: f64, hi: f64, columns: usize) -> PlotPoints<'_> {
+    match decimate(pts, lo, hi, columns) {
+        Cow::Borrowed(b) => PlotPoints::Borrowed(b),
+        Cow::Owned(v) => PlotPoints::Owned(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(n: usize) -> Vec<PlotPoint> {
+        (0..n).map(|i| PlotPoint::new(i as f64 * 1e-3, ((i * 7919) % 1000) as f64 - 500.0)).collect()
+    }
+
+    #[test]
+    fn short_series_are_drawn_whole() {
+        let pts = series(100);
+        assert!(matches!(decimate(&pts, 0.0, 0.1, 300), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn each_column_keeps_its_extremes_ends_and_order() {
+        let mut pts = series(4000);
+        // A one-step spike, as Platt's dip or an impact.
+        pts[2345].y = -1e6;
+        let (lo, hi, cols) = (0.0, 4.0, 200);
+        let out = decimate(&pts, lo, hi, cols);
+        assert!(out.len() <= 4 * cols, "{} points for {cols} columns", out.len());
+        assert!(out.windows(2).all(|w| w[0].x < w[1].x), "in time order, no duplicates");
+        assert_eq!((out[0].x, out[out.len() - 1].x), (pts[0].x, pts[3999].x), "the ends stay");
+        for c in 0..cols {
+            let in_col = |p: &&PlotPoint| ((p.x - lo) * cols as f64 / (hi - lo)).floor() as usize == c;
+            let whole: Vec<f64> = pts.iter().filter(in_col).map(|p| p.y).collect();
+            let kept: Vec<f64> = out.iter().filter(in_col).map(|p| p.y).collect();
+            let ext = |v: &[f64]| {
+                (v.iter().cloned().fold(f64::INFINITY, f64::min), v.iter().cloned().fold(f64::NEG_INFINITY, f64::max))
+            };
+            assert_eq!(ext(&whole), ext(&kept), "column {c} keeps its lowest and highest point");
+        }
+        assert!(out.iter().any(|p| p.y == -1e6), "the spike is drawn");
+    }
+}
