@@ -263,7 +263,7 @@ fn hit_before(model: &Model, earlier: &[Event]) -> Vec<bool> {
 }
 
 /// A root is located when `0 ≤ g ≤ G_TOL` (length units, [`crate::units::Units`]) ...
-const G_TOL: f64 = 1e-12;
+pub(crate) const G_TOL: f64 = 1e-12;
 /// ... or when its bracket is narrower than `T_TOL` (time units).
 const T_TOL: f64 = 1e-13;
 

@@ -502,3 +502,36 @@ fn a_diverging_step_reports_its_cause() {
     assert!(cause.contains("at or below 1.2071e-3 s") && cause.contains("use τ ≥ 1.51e-3 s"), "{cause}");
     assert!(w.steps < 100, "caught early: step {}", w.steps);
 }
+
+/// A ball dropped on a floor with e = 0.5, under `active_tolerance`.
+fn drop_with_tolerance(tol: &str) -> String {
+    format!(
+        r#"Scene(name: "drop", gravity: (0, -9.81),
+            bodies: [Ball(name: "ball", position: (0, 0.2), mass: 1, radius: 0.1)],
+            walls: [(name: "floor", normal: (0, 1))],
+            solver: (algorithm: Exact, dt: 0.001, restitution: 0.5,
+                     active_tolerance: {tol}))"#
+    )
+}
+
+/// Issue 26: `active_tolerance: 0` made every impact plastic (the root finder
+/// stops at 0 < g ≤ 1e-12, and only rows with g ≤ the tolerance touch). Below
+/// the root finder's tolerance it is refused, naming the line and the field;
+/// at it, the drop bounces with e = 0.5.
+#[test]
+fn an_active_tolerance_below_the_root_finders_is_refused() {
+    let e = scene::parse(&drop_with_tolerance("0"), "drop.ron", &Overrides::default()).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("solver.active_tolerance"), "{e}");
+    assert_eq!(e.line, Some(5), "{e}");
+    assert!(e.message.contains("plastic"), "{e}");
+    let s = scene::parse(&drop_with_tolerance("1e-12"), "drop.ron", &Overrides::default()).unwrap();
+    let mut w = s.world;
+    // Falls 0.1 m: lands at v = −√(2 g 0.1) = −1.4007 m/s, leaves at half of it.
+    let v_in = (2.0f64 * 9.81 * 0.1).sqrt();
+    let mut v_max = f64::NEG_INFINITY;
+    for _ in 0..200 {
+        w.step(0.001);
+        v_max = v_max.max(w.state.qd[1]);
+    }
+    assert!((v_max - 0.5 * v_in).abs() < 0.02, "leaves at {v_max} m/s, not 0.5 × {v_in}");
+}

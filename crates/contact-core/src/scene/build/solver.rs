@@ -19,6 +19,18 @@ pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
     let tol = Tolerances::in_units(&units);
     let active = s.active_tolerance.unwrap_or(tol.active);
     let active = cx.non_negative("solver.active_tolerance", active, "the tolerance")?;
+    // The root finder stops at 0 ≤ g ≤ G_TOL: a row it stops at must count as
+    // touching, or no impact is ever resolved there and every one is plastic.
+    let least = units.length(crate::events::G_TOL);
+    if active < least {
+        return Err(cx.err(
+            "solver.active_tolerance",
+            format!(
+                "the tolerance must be at least {least:e}, where the root finder stops (0 ≤ g ≤ {least:e}): below it \
+                 a contact found by the root finder is not touching and every impact would be plastic; got {active:e}"
+            ),
+        ));
+    }
     let tendency = s.tendency_tolerance.unwrap_or(tol.tendency);
     let tendency = cx.non_negative("solver.tendency_tolerance", tendency, "the tolerance")?;
     let restitution = cx.restitution("solver.restitution", Some(s.restitution))?.unwrap_or(0.0);
