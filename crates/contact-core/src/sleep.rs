@@ -24,7 +24,8 @@
 //! a cue shot: the state no longer equals what was frozen), a user force acts
 //! on it, or its forces changed (gravity, a body's constant force or mass).
 //! Waking puts the kept velocities back: the island's `(q, q̇)` are bit for
-//! bit those it fell asleep with.
+//! bit those it fell asleep with, but for a body written from outside, which
+//! keeps what was written (a cue shot's velocity is the shot's).
 //!
 //! A frictionless pile is never exactly at rest under Baumgarte's eq. (5) and
 //! round-off, so the default speed is 1 mm/s (the separating tolerance,
@@ -153,7 +154,12 @@ impl Sleep {
     fn wake(&mut self, b: usize, state: &mut State, model: &Model) {
         if let Some(f) = self.frozen[b].take() {
             let o = model.bodies[b].offset;
-            state.qd[o..o + f.qd.len()].copy_from_slice(&f.qd);
+            // A body written from outside while asleep (a cue shot, a drag, the
+            // input log's coordinates) keeps what was written; the others get
+            // the velocities they fell asleep with.
+            if !written(state, o, &f) {
+                state.qd[o..o + f.qd.len()].copy_from_slice(&f.qd);
+            }
             self.still[b] = 0.0;
         }
     }
@@ -242,17 +248,21 @@ impl Sleep {
     }
 }
 
+/// Whether the coordinates of a sleeping body (its first at `o`) were written
+/// from outside since it fell asleep: its `q` moved or its `q̇` (0 while
+/// asleep) is not 0.
+fn written(state: &State, o: usize, f: &Frozen) -> bool {
+    let k = f.q.len();
+    state.q[o..o + k] != f.q[..] || state.qd[o..o + k].iter().any(|v| *v != 0.0)
+}
+
 /// Whether sleeping body `b` was changed from outside since it fell asleep.
 fn disturbed(model: &Model, state: &State, b: usize, f: &Frozen) -> bool {
     let body = &model.bodies[b];
     let (o, k) = (body.offset, body.dofs());
     let pulled = body.user_force.x != 0.0 || body.user_force.y != 0.0;
-    pulled
-        || body.force != f.force
-        || body.mass != f.mass
-        || body.radius != f.radius
-        || state.q[o..o + k] != f.q[..]
-        || state.qd[o..o + k].iter().any(|v| *v != 0.0)
+    debug_assert_eq!(k, f.q.len());
+    pulled || body.force != f.force || body.mass != f.mass || body.radius != f.radius || written(state, o, f)
 }
 
 /// The island of every dynamic body (`None` for fixed bodies), by union-find

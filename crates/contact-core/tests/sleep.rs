@@ -112,3 +112,19 @@ fn sleeping_changes_nothing_before_the_pile_is_still_and_a_restore_replays_it() 
     replay.restore(&snap);
     assert_eq!(run(&mut replay), first);
 }
+
+/// Issue 26: a cue shot on a sleeping ball was lost: the wake copied the
+/// velocity kept aside (about 0) over the shot. A lone ball asleep on the
+/// floor, shot along it at 0.5 m/s, leaves at 0.5 m/s.
+#[test]
+fn a_shot_on_a_sleeping_ball_keeps_its_velocity() {
+    let (mut w, h) = pile(1);
+    until_asleep(&mut w, h, 4.0);
+    let o = w.model.bodies[0].offset;
+    let kept_x = w.state.qd[o];
+    assert_eq!(kept_x, 0.0, "asleep, its q̇ is 0 in the state");
+    w.state.qd[o] = 0.5;
+    w.step(h);
+    assert_eq!(w.sleep.sleeping_bodies(), 0, "it woke");
+    assert_eq!(w.state.qd[o], 0.5, "the shot's velocity, not the one kept aside");
+}
