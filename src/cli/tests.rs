@@ -28,8 +28,11 @@ fn run_args(scene: PathBuf) -> RunArgs {
 
 #[test]
 fn run_with_sleep_says_how_many_bodies_sleep_at_the_end() {
+    // 4 s: since a slow row has no say in its island's restitution (issue
+    // 26), the landing bounces (e = 0.3) where it was plastic, and the pile is
+    // all asleep between 3 and 4 s (it was by 3 s).
     let args = RunArgs {
-        duration: Some(3.0),
+        duration: Some(4.0),
         balls: Some(12),
         algorithm: Some(AlgorithmArg::Exact),
         sleep: true,

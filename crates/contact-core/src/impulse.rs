@@ -53,9 +53,11 @@
 //! (`K°` the polar cone; `q̇⁻ = P_K + P_K°`, the two `M`-orthogonal): the kinetic
 //! energy cannot grow, and the problem is always feasible (`w = P_K`). **One
 //! `e` per island** keeps this guarantee: an island takes the smallest
-//! restitution of its rows that approach (faster than `1e-9` speed units), and
-//! one plastic row (slow, hit earlier, a sub-step hop) makes it plastic. Rows
-//! that rest or separate have no say.
+//! restitution of its rows that approach faster than `min_impact_speed`, and
+//! one plastic row among them (hit earlier, a sub-step hop) makes it plastic;
+//! an island with none that fast is plastic. Rows that rest, separate or
+//! approach slower have no say (a row closing at 0.5 mm/s no longer makes a
+//! 3 m/s hit beside it plastic).
 //!
 //! **Pass 2, plastic**: the projection of the velocities on
 //! `C = {u : J_eq u = 0, J_t u ≥ 0, J_s u ≥ −(g_s − tol/2)/h}`, a convex set that
@@ -317,7 +319,11 @@ pub(crate) fn resolve(
     match impact.mode {
         ImpulseMode::Simultaneous => {
             let law = Moreau { graph: &graph, v: &v, neq, nactive, speeds };
-            let vote = |i: usize| (v[i] < -speeds.resting).then(|| e(rows[i], v[i]));
+            // Rows approaching slower than `min_impact_speed` have no say in
+            // their island's `e` (a row closing at 0.5 mm/s beside one hit at
+            // 3 m/s made the whole impact plastic); an island with none
+            // faster is plastic.
+            let vote = |i: usize| (-v[i] >= impact.min_impact_speed.max(speeds.resting)).then(|| e(rows[i], v[i]));
             impulse = law.solve(vote, |i| floor(i, rows[i]));
         }
         ImpulseMode::Sequential => {

@@ -141,10 +141,17 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// Changed by the ball pile's own algorithm, Right → Exact (issue 25: the pile
 /// opens with the algorithm that suits it). No number of the physics moved:
 /// under Right its hash is still the one pinned before (the test below).
+///
+/// Changed by a slow row having no say in its island's restitution (issue
+/// 26): the ball pile only, whose landing had islands where a row closing
+/// slower than 1 mm/s made a real hit beside it plastic. Over its first 2 s
+/// (30 balls): 425 → 521 events, 39.7 → 19.0 solves a step, largest
+/// violation 4.2e-5 → 6.7e-5 m. The paper's scenes, the billiard and the
+/// cradle keep their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
     const PINNED: [(&str, u64); 7] = [
-        ("ball-pile.ron", 0x3ef88f52e95a97b7),
+        ("ball-pile.ron", 0x22a6e54873c94346),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x1f3a41a10e7ed724),
         ("newtons-cradle.ron", 0x58d3aeb45e8aff75),
@@ -175,7 +182,8 @@ fn built_in_scene_trajectories_are_pinned() {
 }
 
 /// The ball pile under Right, its algorithm until issue 25: the hash pinned
-/// then, unchanged.
+/// then, unchanged until a slow row lost its say in its island's restitution
+/// (issue 26; see above).
 #[test]
 fn the_ball_pile_under_right_keeps_its_pinned_trajectory() {
     let (mut w, dt) = scene_world("ball-pile.ron");
@@ -183,7 +191,7 @@ fn the_ball_pile_under_right_keeps_its_pinned_trajectory() {
     for _ in 0..1000 {
         w.step(dt);
     }
-    assert_eq!(state_hash(&w), 0xdfc2c5d28811d70e);
+    assert_eq!(state_hash(&w), 0x189a7171222d22e1);
 }
 
 /// A lane forked from a mid-run snapshot is the run started alone from that

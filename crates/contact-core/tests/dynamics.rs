@@ -429,3 +429,36 @@ fn an_impact_reports_the_energy_it_took_out() {
         assert_relative_eq!(r.total_energy, e0 - event.energy_lost, epsilon = 1e-9 * e0);
     }
 }
+
+/// Issue 26: one restitution per island let a slow row veto a bounce. A ball
+/// (1 kg, r = 0.1) in a V-groove whose walls' normals lean 30° from the
+/// vertical, e = 0.5, hits the left wall at 3 m/s while closing on the right
+/// one at 0.5 mm/s (below `min_impact_speed`, 1 mm/s): the slow row has no
+/// say, the island takes the fast row's e. Before: plastic, the ball left the
+/// left wall at 0, KE 6.0 → 1.50 J; now at e·3 = 1.5 m/s, KE 6.0 → 2.62 J
+/// (Moreau: q̇⁺ = P_K(q̇⁻) − e P_K°(q̇⁻), so no energy is created).
+#[test]
+fn a_slow_row_has_no_say_in_its_islands_restitution() {
+    use contact_core::scene::{self, Overrides};
+    let (sx, cy) = (0.5_f64, 0.8660254037844386_f64);
+    // v·n_left = −3, v·n_right = −0.0005, with n = (±sin 30°, cos 30°).
+    let vy = -(3.0 + 0.0005) / (2.0 * cy);
+    let vx = (-3.0 + 0.0005) / (2.0 * sx);
+    let y = 0.1 / cy;
+    let text = format!(
+        r#"Scene(name: "groove", gravity: (0, 0),
+            bodies: [Ball(name: "ball", position: (0, {y:?}), velocity: ({vx:?}, {vy:?}), mass: 1, radius: 0.1)],
+            walls: [(name: "left", normal: ({sx:?}, {cy:?})), (name: "right", normal: ({:?}, {cy:?}))],
+            solver: (algorithm: Exact, dt: 0.001, restitution: 0.5))"#,
+        -sx
+    );
+    let mut w = scene::parse(&text, "groove.ron", &Overrides::default()).unwrap_or_else(|e| panic!("{e}")).world;
+    let ke0 = w.model.kinetic_energy(&w.state);
+    assert!((ke0 - 6.0).abs() < 2e-3, "KE before: {ke0}");
+    w.step(0.001);
+    let ke1 = w.model.kinetic_energy(&w.state);
+    let v = Vector2::new(w.state.qd[0], w.state.qd[1]);
+    let along_left = v.dot(&Vector2::new(sx, cy));
+    assert!((along_left - 1.5).abs() < 1e-6, "leaves the left wall at e·3 = 1.5 m/s, not {along_left}");
+    assert!((ke1 - 2.62).abs() < 0.01, "KE 6.0 → 2.62 J, not {ke1}");
+}
