@@ -7,7 +7,7 @@
 //! reset) and exported to CSV.
 
 use bevy_egui::egui::{self, RichText};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoint, VLine};
+use egui_plot::{Line, Plot, PlotPoint, VLine};
 
 use super::data::{PlotsState, Window};
 use super::decimate;
@@ -129,16 +129,19 @@ impl PlotsPanel<'_> {
                 let world = &self.lab.world;
                 let compare = &*self.compare;
                 let main = world.settings.algorithm;
+                // The legend above the plot, never on its curves, wrapped to the
+                // panel's width (in compare mode the Compare window is the
+                // legend: a colour per algorithm).
+                if !self.compare.on {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.spacing_mut().item_spacing.x = 10.0;
+                        for (j, name) in spec.series.iter().enumerate() {
+                            let color = COLORS[j % COLORS.len()];
+                            ui.label(RichText::new(format!("━ {}", pretty(world, name))).small().color(color));
+                        }
+                    });
+                }
                 let plot = Plot::new(("plot", i)).height(each);
-                // In compare mode the Compare window is the legend (a colour per algorithm).
-                let plot = if self.compare.on {
-                    plot
-                } else {
-                    // A narrow plot (presenter mode at 1280×720) takes the small text: the legend fits.
-                    let style =
-                        if ui.available_width() < 300.0 { egui::TextStyle::Small } else { egui::TextStyle::Body };
-                    plot.legend(Legend::default().position(Corner::LeftTop).background_alpha(0.6).text_style(style))
-                };
                 let resp = plot
                     .link_axis("lab-plots-t", [true, false])
                     .link_cursor("lab-plots-t", [true, false])
