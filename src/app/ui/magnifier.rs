@@ -19,7 +19,7 @@
 use bevy::math::DVec2;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Stroke};
 
-use super::overlay::bodies_under;
+use super::placement::bodies_under;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::{ViewTransform, geometry, palette};
 

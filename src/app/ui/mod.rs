@@ -23,6 +23,7 @@ pub mod editor;
 pub mod file_dialog;
 pub mod magnifier;
 pub mod overlay;
+pub mod placement;
 pub mod plots;
 pub mod presenter;
 pub mod scene_panel;

@@ -8,6 +8,7 @@ use contact_core::Geometry;
 
 use super::data::PanelData;
 use super::magnifier;
+use super::placement::bodies_under;
 use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::palette::algorithm_color;
@@ -21,12 +22,6 @@ pub struct Overlay<'a, 'w, 's> {
 
 fn pos(v: bevy::math::Vec2) -> Pos2 {
     Pos2::new(v.x, v.y)
-}
-
-/// How many of the bodies on screen (centre, radius in points) a rectangle
-/// touches.
-pub(super) fn bodies_under(r: egui::Rect, discs: &[(Pos2, f32)]) -> usize {
-    discs.iter().filter(|(c, rad)| r.expand(rad.max(3.0)).contains(*c)).count()
 }
 
 /// Where [`label`] draws `text` (before it is pushed inside the view).

@@ -7,7 +7,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::PanelData;
-use super::overlay::bodies_under;
+use super::placement::bodies_under;
 use crate::app::lab::ViewTransform;
 use crate::app::lab::palette::algorithm_color;
 
