@@ -17,27 +17,32 @@
 //! [`solve_lcp`] keeps a clamped set `C` (`a_C = 0`, the handled set `E ∪ F⁺`)
 //! and a free set `N` (`λ_N = 0`), and moves indices between them until the
 //! solution is complementary (block principal pivoting, with Dantzig's pivoting
-//! as the fallback that always ends; see [`crate::lcp`]). Each of its rounds is
-//! one iteration of the step's [`Trace`]: indices that joined `C` show a
-//! violation tendency, those that left a negative multiplier.
+//! as the fallback that always ends, and alone on a small cold problem; see
+//! [`crate::lcp`]). Each of its rounds is one iteration of the step's
+//! [`Trace`]: indices that joined `C` show a violation tendency, those that
+//! left a negative multiplier.
 //!
 //! Two things make it cheap on a pile:
 //! * **warm start**: `C` starts from the inequalities handled at the previous
 //!   step (kept by key, [`crate::contacts`]); on a settled pile it is already the
-//!   answer, and one round (one factorization) confirms it. The first round
-//!   accepts it with a slack on the free rows, `a_N ≥ −tol.active/τ²`
+//!   answer, and one round on each island (one factorization of its `A_CC`)
+//!   confirms it; with the polish below, each solve factors `A_CC` twice. The
+//!   first round accepts it with a slack on the free rows, `a_N ≥ −tol.active/τ²`
 //!   ([`SolveContext::warm_slack`]): a hyperstatic pile's previous set misses
 //!   rows by round-off-sized tendencies at every step, which are not worth ~80
 //!   pivots;
-//! * **islands**: rows that share no body, directly or through other rows, are
-//!   independent problems ([`crate::schur::SchurGraph::islands`]): an island that
-//!   has converged is not solved again while another still pivots.
+//! * **islands**: the candidates `K` are split wherever `A_ij = 0`; an island is
+//!   a connected component of the rows linked by a non-zero `A_ij`, directly or
+//!   through other rows ([`crate::schur::SchurGraph::islands`]), and is an
+//!   independent problem: an island that has converged is not solved again
+//!   while another still pivots.
 //!
-//! Each round factors `A_CC` with the sparse envelope Cholesky of
+//! Each block round factors `A_CC` with the sparse envelope Cholesky of
 //! [`crate::schur`], regularized by a tiny relative `ε = 1e-10` on the diagonal
-//! that keeps dependent rows solvable. The answer is then polished: eq. (6)
-//! re-solved exactly (no `ε`) on the final clamped set, kept when it is still
-//! complementary.
+//! that keeps dependent rows solvable. The answer is then polished, at every
+//! solve: eq. (6) re-solved exactly (no `ε`) on the final clamped set, a second
+//! factorization (all the clamped rows at once, equalities included), kept
+//! when it is still complementary and its residual is at round-off.
 //!
 //! The same pivoting solves the impulse problem of an impact
 //! ([`crate::impulse`]), with velocities in place of accelerations.

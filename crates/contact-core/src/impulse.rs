@@ -25,13 +25,14 @@
 //! equalities held) lands again after `2 e_k v⁻_k / |a_k|`; when that is shorter
 //! than what is left of the step, it would land inside the step with no rewind.
 //! Such a hop is below the time resolution of the simulation (its height is at
-//! most `|a_k| h² / 8`, 1.2e-7 m at h = 1 ms under gravity), so it is plastic.
+//! most `|a_k| h² / 8`, 1.2e-6 m at h = 1 ms under gravity), so it is plastic.
 //!
 //! # Simultaneous: Moreau's impact law, island by island
 //!
-//! The rows are cut into islands (rows that share a body, directly or through
-//! other rows); an island is *hit* when one of its touching rows approaches.
-//! Only the hit islands are solved.
+//! The rows of the impact, speculative ones included, are cut wherever
+//! `A_ij = 0`: an island is a connected component of the rows linked by a
+//! non-zero `A_ij`, directly or through other rows. An island is *hit* when one
+//! of its touching rows approaches. Only the hit islands are solved.
 //!
 //! **Pass 1, Moreau** (J. J. Moreau, 1988), on the equalities and touching rows
 //! of the hit islands (speculative rows do not join an impact):
@@ -52,8 +53,9 @@
 //!
 //! (`K°` the polar cone; `q̇⁻ = P_K + P_K°`, the two `M`-orthogonal): the kinetic
 //! energy cannot grow, and the problem is always feasible (`w = P_K`). **One
-//! `e` per island** keeps this guarantee: an island takes the smallest
-//! restitution of its rows that approach faster than `min_impact_speed`, and
+//! `e` per island** keeps this guarantee, an island of pass 1's rows (a hit
+//! island may fall apart without its speculative rows): it takes the smallest
+//! restitution of its rows that approach at `min_impact_speed` or faster, and
 //! one plastic row among them (hit earlier, a sub-step hop) makes it plastic;
 //! an island with none that fast is plastic. Rows that rest, separate or
 //! approach slower have no say (a row closing at 0.5 mm/s no longer makes a

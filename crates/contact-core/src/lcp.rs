@@ -1,6 +1,6 @@
-//! Linear complementarity problems, solved by block principal pivoting (Júdice &
-//! Pires 1994) island by island, with Dantzig's principal pivoting (Baraff 1994)
-//! as the fallback that always ends.
+//! Linear complementarity problems, solved island by island by block principal
+//! pivoting (Júdice & Pires 1994), with Dantzig's principal pivoting (Baraff
+//! 1994) as the fallback that always ends, and alone on a small cold problem.
 //!
 //! For the sparse symmetric positive semi-definite `A` of a [`SchurGraph`] (an
 //! `A = J M⁻¹ Jᵀ`, see [`crate::kkt`]), a right-hand side `b` and `neq` leading
@@ -32,6 +32,24 @@
 //! feasible clamped set (`λ_C ≥ 0`) and finished by Dantzig's principal
 //! pivoting (Baraff 1994), one index at a time with a ratio test that keeps
 //! `λ_C ≥ 0` and `a_N ≥ 0` all along, which always ends.
+//!
+//! The path depends on the start and the size (`m` rows in all; an island is
+//! large above 128 rows):
+//!
+//! * cold (no `warm[i]` set), `m ≤ 128`: no block moves; every island
+//!   goes straight to Dantzig's pivoting from `C = E`;
+//! * cold, `m > 128`: `C` is predicted (below), then block moves on every
+//!   island, Dantzig's pivoting from the set they left when they fail;
+//! * warm, an island of at most 128 rows: block moves from the warm set,
+//!   Dantzig's pivoting from the set they left when they fail;
+//! * warm, a large island: block moves from the warm set that also stop when
+//!   `λ` explodes, then Dantzig's pivoting from the warm set (below).
+//!
+//! The first block round of an island accepts free rows down to
+//! `a_i ≥ −warm_slack` (the warm or predicted set is kept when it is that
+//! close); later rounds ask `a_i ≥ −tol`, and so does Dantzig's pivoting but
+//! on a large warm island, where it keeps `−warm_slack`. Before Dantzig's
+//! pivoting `C` is shrunk to `λ_C ≥ 0`.
 //!
 //! A cold problem of more than 128 rows (an impact on a landing pile, ~850
 //! rows, `A` singular on the clamped set: the pile is hyperstatic) starts from
@@ -66,11 +84,17 @@
 //! choice whatever the pivots to come (the landing's slow steps 4.1× faster,
 //! a settling 300-ball pile's median step 1.3×).
 //!
-//! Rows that share no body, directly or through other rows, are independent
-//! problems ([`SchurGraph::islands`]): an island that has converged is not
-//! solved again while another still pivots. A warm start (`C` given) that is
-//! already the answer takes one round, one factorization. Each round factors
-//! `A_CC` with the sparse envelope Cholesky of [`crate::schur`].
+//! The problem is split wherever `A_ij = 0`: an island is a connected
+//! component of the rows linked by a non-zero `A_ij = J_i M⁻¹ J_jᵀ`, directly
+//! or through other rows ([`SchurGraph::islands`]): two rows that share only a
+//! fixed body, or meet on a ball at right angles, fall apart. Islands are
+//! solved one after the other: an island that has converged is not solved
+//! again while another still pivots. A warm start (`C` given) that is already
+//! the answer takes one round on each island, one factorization of its `A_CC`.
+//! Each block or shrink round factors the island's `A_CC` anew with the sparse
+//! envelope Cholesky of [`crate::schur`]; a Dantzig pivot adds or removes one
+//! row of its factor (made again when a row cannot be pushed, or by the
+//! rent-or-buy rule above).
 
 use crate::schur::{Envelope, SchurGraph};
 
@@ -115,9 +139,10 @@ pub struct Lcp {
 /// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
 /// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
 /// `warm[i]`: start with inequality `i` clamped.
-/// A warm start is accepted as it is when no clamped `λ` is negative and no free
-/// `a_i` is below `-warm_slack` (a settled pile's slack, see [`crate::exact`]); past
-/// that, and in every later round, `a_i ≥ -tol`.
+/// A warm (or, above 128 rows, predicted) start is accepted as it is
+/// when no clamped `λ` is negative and no free `a_i` is below `-warm_slack` (a
+/// settled pile's slack, see [`crate::exact`]); past that `a_i ≥ -tol`, but on a
+/// large warm island, whose Dantzig pivoting keeps `-warm_slack` (see the module docs).
 pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64, warm_slack: f64) -> Lcp {
     solve(graph, b, neq, warm, tol, warm_slack, PREDICT_ROWS)
 }
@@ -196,9 +221,12 @@ const EXPLOSION: f64 = 1e3;
 
 /// Above this many rows a cold problem starts from a predicted clamped set.
 const PREDICT_ROWS: usize = 128;
-/// Above this many rows a warm island that is not already the answer goes
-/// straight to Dantzig's pivoting from the warm set, driving only the rows
-/// that violate by more than the warm slack (see the module docs).
+/// Above this many rows an island is large (see the module docs). Warm, its
+/// block moves also stop when `λ` explodes ([`EXPLOSION`]), and when they do
+/// not converge Dantzig's pivoting starts from the warm set (shrunk to
+/// `λ_C ≥ 0`), not from the set they left, and drives only the rows that
+/// violate by more than the warm slack. Warm or cold, Dantzig's pivoting
+/// factors it again in the island's order by the rent-or-buy rule.
 const LARGE_ISLAND: usize = 128;
 /// Projected Gauss–Seidel sweeps of the prediction: at least the first, at
 /// most the second; in between it stops when the predicted clamped set has
@@ -375,7 +403,7 @@ impl Work<'_> {
     }
 
     /// Dantzig's principal pivoting (Baraff 1994) on one island, from a clamped
-    /// set with `λ_C ≥ 0` (`E` alone when cold):
+    /// set with `λ_C ≥ 0` (`E` alone on a small cold problem):
     /// each inequality `d` with `a_d < 0` is driven to zero along
     ///
     /// ```text

@@ -41,7 +41,8 @@ const UPDATE_TAIL: usize = 64;
 pub struct SchurGraph {
     /// `A_ii`.
     pub diag: Vec<f64>,
-    /// `(j, A_ij)` for every `j ≠ i` sharing a coordinate with `i`, sorted by `j`.
+    /// `(j, A_ij)` for every `j ≠ i` sharing a coordinate with `i` where
+    /// `A_ij ≠ 0`, sorted by `j`.
     pub adj: Vec<Vec<(usize, f64)>>,
 }
 
@@ -104,9 +105,11 @@ impl SchurGraph {
         }
     }
 
-    /// Connected components ("islands"): rows that share no coordinate, directly
-    /// or through other rows, are independent problems. Returns the component
-    /// of every row, numbered in order of their smallest row.
+    /// Connected components ("islands") of the graph of the non-zero `A_ij`
+    /// ([`SchurGraph::adj`]): rows linked by none, directly or through other
+    /// rows, are independent problems (two rows on one ball at right angles
+    /// have `A_ij = 0`). Returns the component of every row, numbered in order
+    /// of their smallest row.
     pub fn islands(&self) -> Vec<usize> {
         let m = self.len();
         let mut island = vec![usize::MAX; m];

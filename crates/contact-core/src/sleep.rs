@@ -12,7 +12,8 @@
 //!
 //! * its velocities are kept aside and set to 0 in the state, so a step leaves
 //!   its `q` bit for bit as it was (`q⁺ = q + h (q̇ + h q̈)` with `q̇ = q̈ = 0`);
-//! * its inequality rows are not active ([`crate::speculative::active_flags`]):
+//! * its inequality rows are not active ([`Asleep::set_aside`] clears the flags
+//!   of [`crate::speculative::active_flags`]):
 //!   no algorithm handles them, no event looks at them, and their handled
 //!   flags are kept as they were, so the solve that follows the wake is warm;
 //! * its coordinates get `q̈ = 0` whatever the solve says (its equalities, which
@@ -98,7 +99,12 @@ impl Asleep {
         (0..self.rows.len()).filter(|&k| self.rows[k]).map(|k| (k, handled[k])).collect()
     }
 
-    /// Leaves the sleeping rows out of a solve: not active, not handled.
+    /// Clears `active[k]` and `handled[k]` of every sleeping row (a row acting on
+    /// a sleeping body), and nothing when nothing sleeps: no algorithm handles a
+    /// sleeping inequality. Equalities are solved whatever their flags (their
+    /// coordinates' `q̈` is zeroed after, [`Asleep::hold_still`]). The caller keeps
+    /// the handled flags before ([`Asleep::kept_flags`]) and puts them back after
+    /// the step ([`Asleep::restore_flags`]).
     pub fn set_aside(&self, active: &mut [bool], handled: &mut [bool]) {
         if self.any {
             for k in (0..self.rows.len()).filter(|&k| self.rows[k]) {
