@@ -204,8 +204,12 @@ fn solve(
         }
     }
     for i in neq..m {
-        // Round-off may leave a tiny negative λ on an inequality: it is 0.
-        lp.lambda[i] = lp.lambda[i].max(0.0);
+        // Round-off may leave a tiny negative λ on an inequality: it is 0. A
+        // NaN stays one (`f64::max` would make it 0): the step's finiteness
+        // check must see it.
+        if lp.lambda[i] < 0.0 {
+            lp.lambda[i] = 0.0;
+        }
     }
     if let Some(last) = lp.rounds.last_mut().filter(|_| m > DETAIL) {
         last.clamped = (0..m).filter(|&i| lp.clamped[i]).collect();
