@@ -219,6 +219,8 @@ pub enum CliError {
     Output { path: PathBuf, error: String },
     /// A step diverged ([`contact_core::StepStatus::Diverged`]).
     Diverged { step: u64, t: f64, constraint: Option<String>, cause: String },
+    /// A solve of a step stopped short ([`contact_core::StepStatus::Unsolved`]).
+    Unsolved { step: u64, t: f64, cause: String },
     /// `duration / h` is past [`sim::MAX_STEPS`].
     TooManySteps { steps: f64, duration: f64, dt: f64 },
 }
@@ -235,6 +237,7 @@ impl fmt::Display for CliError {
                 }
                 write!(f, "): {cause}")
             }
+            CliError::Unsolved { step, t, cause } => write!(f, "the run stopped at step {step} (t = {t} s): {cause}"),
             CliError::TooManySteps { steps, duration, dt } => write!(
                 f,
                 "{} s at h = {} s is {} steps, more than the {} a headless run takes: \

@@ -57,8 +57,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ev.finish()?;
     }
     let written = args.csv.is_some() || args.events.is_some();
-    if written && matches!(result, Err(CliError::Diverged { .. })) {
-        writeln!(out, "the CSV files hold the steps up to the diverged one").map_err(io_err)?;
+    if written && matches!(result, Err(CliError::Diverged { .. } | CliError::Unsolved { .. })) {
+        writeln!(out, "the CSV files hold the steps up to the one that stopped the run").map_err(io_err)?;
     }
     let stats = result?;
 

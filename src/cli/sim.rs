@@ -111,6 +111,10 @@ pub fn simulate(
                 cause: cause.clone(),
             });
         }
+        if let StepStatus::Unsolved { cause } = &report.status {
+            each(world, &report)?;
+            return Err(CliError::Unsolved { step: world.steps, t: report.t, cause: cause.clone() });
+        }
         stats.steps += 1;
         stats.events += report.events.len();
         stats.solves += report.solves as u64;

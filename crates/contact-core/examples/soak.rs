@@ -225,6 +225,7 @@ fn failure(world: &World, status: &StepStatus) -> Option<String> {
     let s = &world.state;
     match status {
         StepStatus::Diverged { cause, .. } => Some(format!("diverged at t = {:.3} s: {cause}", s.t)),
+        StepStatus::Unsolved { cause } => Some(format!("unsolved at t = {:.3} s: {cause}", s.t)),
         StepStatus::Ok if !(s.t.is_finite() && s.q.iter().chain(&s.qd).all(|x| x.is_finite())) => {
             Some(format!("non-finite state after t = {:.3} s", s.t))
         }

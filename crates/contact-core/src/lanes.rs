@@ -66,6 +66,10 @@ impl Lane {
             self.world.restore(&before);
             return;
         }
+        if let StepStatus::Unsolved { cause } = &report.status {
+            // The step was taken with its last answer: kept, and the lane stops.
+            self.diverged = Some(format!("stopped at t = {:.4} s: {cause}", report.t));
+        }
         let constraints = &self.world.model.constraints;
         let penetration = report
             .g

@@ -132,9 +132,42 @@ pub struct Lcp {
     pub a: Vec<f64>,
     pub clamped: Vec<bool>,
     pub rounds: Vec<Round>,
-    /// Stopped by the round cap without a complementary answer.
-    pub capped: bool,
+    /// Stopped without a complementary answer: at the pivot cap, or on
+    /// constraints that cannot all hold (`None`: the answer is complementary).
+    pub capped: Option<Cap>,
 }
+
+/// Where and why a solve stopped short ([`Lcp::capped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cap {
+    /// The rows of the island it stopped on.
+    pub rows: usize,
+    /// The pivots it took there (its cap, unless `infeasible`).
+    pub pivots: usize,
+    /// A row could not be driven to `a = 0`: nothing blocks and `a` cannot rise.
+    pub infeasible: bool,
+}
+
+impl Cap {
+    /// What happened, in a sentence (the trace, the step's status).
+    pub fn sentence(&self) -> String {
+        if self.infeasible {
+            format!(
+                "the exact solver found constraints that cannot all hold on an island of {} rows (after {} \
+                 pivots): no complementary answer",
+                self.rows, self.pivots
+            )
+        } else {
+            format!(
+                "the exact solver stopped at its cap of {} pivots on an island of {} rows: no complementary answer",
+                self.pivots, self.rows
+            )
+        }
+    }
+}
+
+/// Dantzig's pivots on an island of `m` rows: at most `PIVOTS_PER_ROW m + 20`.
+const PIVOTS_PER_ROW: usize = 20;
 
 /// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
 /// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
@@ -144,10 +177,13 @@ pub struct Lcp {
 /// settled pile's slack, see [`crate::exact`]); past that `a_i ≥ -tol`, but on a
 /// large warm island, whose Dantzig pivoting keeps `-warm_slack` (see the module docs).
 pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64, warm_slack: f64) -> Lcp {
-    solve(graph, b, neq, warm, tol, warm_slack, PREDICT_ROWS)
+    solve(graph, b, neq, warm, tol, warm_slack, PREDICT_ROWS, None)
 }
 
-/// [`solve_lcp`], predicting the clamped set of cold problems above `predict_rows`.
+/// [`solve_lcp`], predicting the clamped set of cold problems above
+/// `predict_rows`, with Dantzig's pivots capped at `max_pivots` an island
+/// (`None`: the default cap).
+#[allow(clippy::too_many_arguments)]
 fn solve(
     graph: &SchurGraph,
     b: &[f64],
@@ -156,6 +192,7 @@ fn solve(
     tol: f64,
     warm_slack: f64,
     predict_rows: usize,
+    max_pivots: Option<usize>,
 ) -> Lcp {
     let m = b.len();
     let eps = REGULARIZATION * graph.diag.iter().fold(0.0_f64, |x, y| x.max(*y)).max(1e-300);
@@ -172,7 +209,7 @@ fn solve(
         a: b.iter().map(|v| -v).collect(),
         clamped: (0..m).map(|i| i < neq || warm.get(i).copied().unwrap_or(false)).collect(),
         rounds: Vec::new(),
-        capped: false,
+        capped: None,
     };
     let mut cold = !warm.iter().any(|w| *w);
     let warm_given = !cold;
@@ -185,7 +222,7 @@ fn solve(
         }
         cold = false;
     }
-    let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m] };
+    let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m], max_pivots };
     for idx in &members {
         // A large island warm from the previous step (a pile settling): if
         // block moves do not converge, Dantzig starts from the warm set, not
@@ -282,6 +319,8 @@ struct Work<'a> {
     warm_slack: f64,
     /// Scratch for `Δa`.
     da: Vec<f64>,
+    /// Dantzig's pivot cap on an island (`None`: [`PIVOTS_PER_ROW`] a row; tests lower it).
+    max_pivots: Option<usize>,
 }
 
 impl Work<'_> {
@@ -419,7 +458,7 @@ impl Work<'_> {
     /// Rows with `a_i ≥ −tol` are not driven.
     fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize], tol: f64) {
         self.solve_clamped(lp, idx);
-        let max_pivots = 20 * idx.len() + 20;
+        let max_pivots = self.max_pivots.unwrap_or(PIVOTS_PER_ROW * idx.len() + 20);
         let mut pivots = 0;
         let mut f = self.factor(lp, idx);
         // Rows pushed by pivots go at the factor's end, their envelope back to
@@ -440,7 +479,7 @@ impl Work<'_> {
             let a_start = lp.a[d];
             loop {
                 if pivots >= max_pivots {
-                    lp.capped = true;
+                    lp.capped = Some(Cap { rows: idx.len(), pivots, infeasible: false });
                     return;
                 }
                 pivots += 1;
@@ -490,7 +529,7 @@ impl Work<'_> {
                     for &i in &touched {
                         self.da[i] = 0.0;
                     }
-                    lp.capped = true;
+                    lp.capped = Some(Cap { rows: idx.len(), pivots, infeasible: true });
                     return;
                 };
                 for &(i, dl) in &support {
@@ -535,6 +574,34 @@ mod tests {
     use super::*;
     use crate::constraint::SparseRow;
 
+    /// A column of `n` unit discs on a floor under gravity, cold: the floor
+    /// row and each contact row pushed (`b = 1`), every row coupled to the
+    /// next through a shared coordinate.
+    fn column(n: usize) -> (Vec<SparseRow>, Vec<f64>) {
+        let mut rows = vec![SparseRow::from_entries(&[(1, 1.0)])];
+        for i in 1..n {
+            rows.push(SparseRow::from_entries(&[(2 * i + 1, 1.0), (2 * i - 1, -1.0)]));
+        }
+        (rows, vec![1.0; n])
+    }
+
+    /// Issue 26: a capped solve says where and at what cap (the step's status
+    /// is made from it), and the same problem uncapped is complementary.
+    #[test]
+    fn a_capped_solve_says_where_it_stopped() {
+        let (rows, b) = column(6);
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let g = SchurGraph::new(&refs, &[1.0; 12]);
+        let capped = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, Some(2));
+        assert_eq!(capped.capped, Some(Cap { rows: 6, pivots: 2, infeasible: false }));
+        assert!(capped.capped.unwrap().sentence().contains("cap of 2 pivots on an island of 6 rows"));
+        let whole = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, None);
+        assert_eq!(whole.capped, None);
+        for i in 0..b.len() {
+            assert!(whole.lambda[i] >= 0.0 && whole.a[i] >= -1e-9 && (whole.lambda[i] * whole.a[i]).abs() < 1e-9);
+        }
+    }
+
     /// A hyperstatic pile's impact problem (a triangular lattice of 120 discs
     /// on a floor, 3 rows per disc, `A` singular on the clamped set), cold: the
     /// predicted start reaches a complementary answer with the same `a` as
@@ -577,10 +644,10 @@ mod tests {
                 ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 0.5
             })
             .collect();
-        let predicted = solve(&g, &b, 0, &[], 1e-12, 0.0, PREDICT_ROWS);
-        let pivoted = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX);
+        let predicted = solve(&g, &b, 0, &[], 1e-12, 0.0, PREDICT_ROWS, None);
+        let pivoted = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, None);
         for l in [&predicted, &pivoted] {
-            assert!(!l.capped);
+            assert!(l.capped.is_none());
             for i in 0..m {
                 assert!(l.lambda[i] >= 0.0 && l.a[i] >= -1e-9 && (l.lambda[i] * l.a[i]).abs() < 1e-9, "row {i}");
             }
@@ -627,7 +694,7 @@ mod tests {
         // Gravity down every column, sideways pushes in alternate directions.
         let b: Vec<f64> = (0..m).map(|i| if i % 2 == 0 { 9.81 } else { 0.5 - (i % 4) as f64 * 0.5 }).collect();
         let cold = solve_lcp(&g, &b, 0, &[], 1e-9, 0.0);
-        assert!(!cold.capped);
+        assert!(cold.capped.is_none());
         // The next step: b moved a little, and a warm set with 6 rows flipped.
         let b2: Vec<f64> = b.iter().enumerate().map(|(i, v)| v + 0.05 * ((i % 7) as f64 - 3.0)).collect();
         let mut warm = cold.clamped.clone();
@@ -636,7 +703,7 @@ mod tests {
         }
         let slack = 1e-2;
         let l = solve_lcp(&g, &b2, 0, &warm, 1e-9, slack);
-        assert!(!l.capped);
+        assert!(l.capped.is_none());
         assert!(l.rounds.len() > 1, "the warm set was not the answer: pivots were needed");
         let a = g.mul(&l.lambda).iter().zip(&b2).map(|(x, y)| x - y).collect::<Vec<_>>();
         let scale = l.lambda.iter().fold(1.0_f64, |s, v| s.max(v.abs()));
@@ -667,7 +734,7 @@ mod tests {
         let g = SchurGraph::new(&refs, &[1.0; 4]);
         let b = [1.0, -0.5, 2.0];
         let cold = solve_lcp(&g, &b, 0, &[], 1e-12, 0.0);
-        assert!(!cold.capped);
+        assert!(cold.capped.is_none());
         let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12, 0.0);
         assert_eq!(warm.rounds.len(), 1);
         let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12, 0.0);

@@ -56,8 +56,9 @@ pub struct Trace {
     pub iterations: Vec<Iteration>,
     /// Changes made after integration (Algorithms 1–2, lines 3–9), for the next step.
     pub after_step: Vec<Change>,
-    /// The step hit the iteration cap without settling.
-    pub capped: bool,
+    /// The solve stopped without a complementary answer (Exact: at its pivot
+    /// cap, or on constraints that cannot all hold).
+    pub capped: Option<crate::lcp::Cap>,
 }
 
 impl Trace {
@@ -68,7 +69,7 @@ impl Trace {
     pub const DETAIL: usize = lcp::DETAIL;
 
     pub fn new(algorithm: Algorithm) -> Self {
-        Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: false }
+        Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: None }
     }
 
     /// Number of linear solves of eq. (6).
@@ -104,8 +105,8 @@ impl Trace {
             let added = !matches!(c.reason, Reason::NonPositiveMultiplier { .. });
             out.push(format!("after the step: {} {}", name(c.constraint), sentence(&c.reason, added)));
         }
-        if self.capped {
-            out.push("the iteration cap was reached: the last solution was kept".into());
+        if let Some(cap) = self.capped {
+            out.push(cap.sentence());
         }
         out
     }

@@ -46,6 +46,13 @@ pub const DIVERGED_VIOLATION: f64 = 10.0;
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepStatus {
     Ok,
+    /// A solve of the step stopped without a complementary answer (Exact at
+    /// its pivot cap, or on constraints that cannot all hold): the step was
+    /// taken with the last answer, and the run should stop here.
+    Unsolved {
+        /// What stopped, where (the island's rows) and at what cap, in a sentence.
+        cause: String,
+    },
     /// No finite state (the state was left as it was before the step), or a
     /// speed past [`DIVERGED_SPEED`] or a violation past [`DIVERGED_VIOLATION`].
     Diverged {
@@ -283,7 +290,11 @@ impl World {
             .filter(|&k| last_handled[k] && problem.kinds[k] == ConstraintKind::Inequality)
             .map(|k| sol.lambda[k])
             .min_by(f64::total_cmp);
-        let status = self.divergence(&g, &problem.kinds, max_violation, sol.qdd.iter().all(|v| v.is_finite()), h);
+        let status = match self.divergence(&g, &problem.kinds, max_violation, sol.qdd.iter().all(|v| v.is_finite()), h)
+        {
+            StepStatus::Ok => unsolved(&traces).unwrap_or(StepStatus::Ok),
+            diverged => diverged,
+        };
         StepReport {
             status,
             t: self.state.t,
@@ -406,6 +417,22 @@ impl World {
     }
 }
 
+/// [`StepStatus::Unsolved`] when a solve of the step stopped short.
+fn unsolved(traces: &[Trace]) -> Option<StepStatus> {
+    let cap = traces.iter().find_map(|t| t.capped)?;
+    Some(StepStatus::Unsolved { cause: format!("{}; the step kept its last answer", cap.sentence()) })
+}
+
+impl StepStatus {
+    /// Why the run should stop after this step (`None`: it goes on).
+    pub fn stop_cause(&self) -> Option<&str> {
+        match self {
+            StepStatus::Ok => None,
+            StepStatus::Diverged { cause, .. } | StepStatus::Unsolved { cause } => Some(cause),
+        }
+    }
+}
+
 /// `max(0, −g_k)` over inequalities and `|g_k|` over equalities.
 fn max_violation(g: &[f64], kinds: &[ConstraintKind]) -> f64 {
     g.iter().zip(kinds).map(|(g, k)| k.violation(*g)).fold(0.0, f64::max)
@@ -431,5 +458,24 @@ fn flush_tiny(qd: &mut [f64]) {
         if v.abs() < TINY_SPEED {
             *v = 0.0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lcp::Cap;
+
+    /// A step any of whose solves stopped short ends with [`StepStatus::Unsolved`],
+    /// naming the island and the cap; one whose solves all ended does not.
+    #[test]
+    fn a_capped_trace_makes_the_step_unsolved() {
+        let mut traces = vec![Trace::new(Algorithm::Exact), Trace::new(Algorithm::Exact)];
+        assert_eq!(unsolved(&traces), None);
+        traces[1].capped = Some(Cap { rows: 812, pivots: 16260, infeasible: false });
+        let status = unsolved(&traces).expect("unsolved");
+        let cause = status.stop_cause().expect("a cause").to_string();
+        assert!(cause.contains("cap of 16260 pivots on an island of 812 rows"), "{cause}");
+        assert_eq!(StepStatus::Ok.stop_cause(), None);
     }
 }

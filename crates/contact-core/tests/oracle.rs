@@ -134,7 +134,7 @@ fn solve_exact(p: &Problem, warm: &[bool], warm_slack: f64) -> (ContactProblem, 
     }
     let mut trace = Trace::new(Algorithm::Exact);
     let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut trace);
-    (cp, sol, trace.capped)
+    (cp, sol, trace.capped.is_some())
 }
 
 /// Whether `qdd` is the oracle's answer `expected` to 1e-6 (relative to its size).

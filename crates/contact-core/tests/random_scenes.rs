@@ -853,6 +853,10 @@ fn check(scene: &RandomScene, conservative: bool) -> Result<(), TestCaseError> {
                     || scene.solver.constant_acceleration,
                 "step {step} ({algorithm:?}) diverged: {cause}\n{text}"
             ),
+            // Exact's contract: every solve ends complementary.
+            StepStatus::Unsolved { cause } => {
+                prop_assert!(false, "step {step} ({algorithm:?}) unsolved: {cause}\n{text}")
+            }
         }
         // Property 2.
         let checked = w.settings.events.enabled

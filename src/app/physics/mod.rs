@@ -321,6 +321,16 @@ pub fn step_world(
         }
         return;
     }
+    // A solve that stopped short (Exact at its pivot cap): the step stands,
+    // the clock pauses there, and the status bar says what stopped and where.
+    if let StepStatus::Unsolved { cause } = &report.status {
+        virt.pause();
+        fixed.discard_overstep(Duration::MAX);
+        if let Some(mut status) = status {
+            let msg = format!("Stopped at t = {:.4} s: {cause}. The clock is paused.", report.t);
+            status.warn(real.elapsed_secs_f64(), msg);
+        }
+    }
     if let Some(stepped) = stepped {
         lab.world = stepped;
     }
