@@ -105,6 +105,19 @@ impl CueAim {
     }
 }
 
+/// The shot the scene's file gives (the billiard's cue ball at 2 m/s), shown
+/// while the armed tool waits at the scene's start and no aim or shot of the
+/// user's replaces it: `(ball, v)`.
+pub fn file_shot(lab: &Lab, tool: &CueTool, cue: &CueAim) -> Option<(usize, DVec2)> {
+    if !tool.armed || lab.world.steps != 0 || cue.aim.is_some() || cue.pending.is_some() {
+        return None;
+    }
+    (0..lab.world.model.bodies.len()).filter(|&b| is_ball(&lab.world, b)).find_map(|b| {
+        let v = lab.world.model.velocity(b, &lab.world.state);
+        (v.norm() > 0.0).then(|| (b, DVec2::new(v.x, v.y)))
+    })
+}
+
 pub struct CuePlugin;
 
 impl Plugin for CuePlugin {
@@ -252,9 +265,11 @@ fn point_of(b: usize, bodies: &Query<(&LabBody, &PointMotion)>, interp: &Interpo
 }
 
 /// The dashed cue from the ball to the cursor, a ring on the ball, the velocity arrow.
+#[allow(clippy::too_many_arguments)]
 fn draw(
     mut g: Gizmos,
     cue: Res<CueAim>,
+    tool: Res<CueTool>,
     lab: Option<Res<Lab>>,
     view: Res<ViewTransform>,
     interp: Res<Interpolation>,
@@ -272,6 +287,12 @@ fn draw(
     if let Some((b, v)) = cue.shown() {
         let Some(p) = point_of(b, &bodies, &interp) else { return };
         arrow(&mut g, p, v / CUE_GAIN, px(12.0), palette::bevy(ARROW_RGB));
+    } else if let Some((b, v)) = file_shot(&lab, &tool, &cue) {
+        // The file's shot, ready: dashed, to be taken (Space) or replaced (a drag).
+        let Some(p) = point_of(b, &bodies, &interp) else { return };
+        let c = palette::bevy_a(ARROW_RGB, 0.8);
+        dashed(&mut g, p, p + v / CUE_GAIN, px(6.0), px(4.0), c);
+        arrow(&mut g, p + v / CUE_GAIN * 0.8, v / CUE_GAIN * 0.2, px(12.0), c);
     }
 }
 
@@ -279,11 +300,14 @@ fn draw(
 fn label(
     mut contexts: EguiContexts,
     cue: Res<CueAim>,
+    tool: Res<CueTool>,
+    lab: Option<Res<Lab>>,
     view: Res<ViewTransform>,
     interp: Res<Interpolation>,
     bodies: Query<(&LabBody, &PointMotion)>,
 ) -> Result {
-    let Some((b, v)) = cue.shown() else { return Ok(()) };
+    let from_file = lab.as_deref().and_then(|lab| file_shot(lab, &tool, &cue));
+    let Some((b, v)) = cue.shown().or(from_file) else { return Ok(()) };
     let Some(p) = point_of(b, &bodies, &interp) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let r = view.rect;
@@ -291,12 +315,19 @@ fn label(
     let painter = ctx.layer_painter(egui::LayerId::background()).with_clip_rect(clip);
     let speed = v.length();
     let max = if speed >= MAX_SHOT_SPEED * (1.0 - 1e-9) { " (max)" } else { "" };
-    let text = format!("v = {} m/s{max}", num(speed));
     let tip = view.to_screen(p + v / CUE_GAIN);
     // Beyond the tip, along the arrow (screen y is down).
     let dir = egui::vec2(v.x as f32, -v.y as f32).normalized();
-    let at = egui::pos2(tip.x, tip.y) + dir * 14.0;
-    let anchor = egui::Align2([align(dir.x), align(dir.y)]);
+    let (text, at, anchor) = if cue.shown().is_none() {
+        // The file's shot: above the middle of its arrow, clear of what it aims at.
+        let mid = view.to_screen(p + v / CUE_GAIN * 0.5);
+        let text =
+            format!("the scene's shot, {} m/s: Space takes it,\nor drag back from a ball for your own", num(speed));
+        (text, egui::pos2(mid.x, mid.y) - egui::vec2(0.0, 12.0), egui::Align2::CENTER_BOTTOM)
+    } else {
+        let at = egui::pos2(tip.x, tip.y) + dir * 14.0;
+        (format!("v = {} m/s{max}", num(speed)), at, egui::Align2([align(dir.x), align(dir.y)]))
+    };
     let color = palette::egui(ARROW_RGB);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(14.0), color);
     let rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(4.0, 2.0));

@@ -192,3 +192,19 @@ fn the_scene_file_arms_the_tool_and_k_toggles_it() {
     app.update();
     assert!(app.world().resource::<CueTool>().armed, "opening the billiard arms it");
 }
+
+/// The billiard opens with the scene's own shot shown as a ready arrow (the
+/// cue ball's 2 m/s of the file), until a step is taken or the user aims.
+#[test]
+fn the_scenes_own_shot_is_shown_until_the_break() {
+    let lab = Lab::new(scene("billiard-corner.ron"), None);
+    let (armed, off) = (CueTool { armed: true }, CueTool { armed: false });
+    let cue_ball = lab.world.model.body_index("cue").expect("the cue ball");
+    assert_eq!(cue::file_shot(&lab, &armed, &CueAim::default()), Some((cue_ball, DVec2::new(-2.0, 0.0))));
+    assert_eq!(cue::file_shot(&lab, &off, &CueAim::default()), None, "the tool disarmed: no arrow");
+    let pending = CueAim { aim: None, pending: Some(cue::Shot { body: cue_ball, velocity: DVec2::X, steps: 0 }) };
+    assert_eq!(cue::file_shot(&lab, &armed, &pending), None, "the user's shot replaces it");
+    let mut lab = lab;
+    lab.world.step(1e-3);
+    assert_eq!(cue::file_shot(&lab, &armed, &CueAim::default()), None, "after the break");
+}
