@@ -86,26 +86,26 @@ impl Overlay<'_, '_, '_> {
         // Labels whose place is fixed (the f labels, the body names) and the
         // presenter's banner: the magnifier, the wall labels and the legend
         // keep off them.
+        // Where body i's f label and name label are anchored (screen points).
+        let force_scale = self.data.look.force_scale;
+        let f_label_at = |i: usize, b: &contact_core::Body| {
+            scr(at[i] + DVec2::new(b.force.x, b.force.y) * force_scale) + egui::vec2(8.0, -8.0)
+        };
+        let name_at = |i: usize, b: &contact_core::Body| {
+            let r = b.radius.max(view.world_len(6.0));
+            scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0)
+        };
         let mut taken: Vec<egui::Rect> = banner.into_iter().collect();
         if draw.force_arrows {
             for (i, b) in world.model.bodies.iter().enumerate() {
                 if b.is_dynamic() && (b.force.x != 0.0 || b.force.y != 0.0) {
-                    let tip = at[i] + DVec2::new(b.force.x, b.force.y) * self.data.look.force_scale;
-                    taken.push(label_rect(
-                        &p,
-                        scr(tip) + egui::vec2(8.0, -8.0),
-                        Align2::LEFT_BOTTOM,
-                        &force_text(b),
-                        13.0,
-                    ));
+                    taken.push(label_rect(&p, f_label_at(i, b), Align2::LEFT_BOTTOM, &force_text(b), 13.0));
                 }
             }
         }
         if draw.labels && nb <= 4 {
             for (i, b) in world.model.bodies.iter().enumerate().filter(|(_, b)| b.is_dynamic()) {
-                let r = b.radius.max(view.world_len(6.0));
-                let anchor = scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0);
-                taken.push(label_rect(&p, anchor, Align2::RIGHT_BOTTOM, &b.name, 12.5));
+                taken.push(label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &b.name, 12.5));
             }
         }
         // The magnifier's inset, placed next: the labels keep off it too.
@@ -200,15 +200,7 @@ impl Overlay<'_, '_, '_> {
                 if !b.is_dynamic() || (b.force.x == 0.0 && b.force.y == 0.0) {
                     continue;
                 }
-                let tip = at[i] + DVec2::new(b.force.x, b.force.y) * self.data.look.force_scale;
-                label(
-                    &p,
-                    scr(tip) + egui::vec2(8.0, -8.0),
-                    Align2::LEFT_BOTTOM,
-                    &force_text(b),
-                    13.0,
-                    palette::egui(palette::FORCE),
-                );
+                label(&p, f_label_at(i, b), Align2::LEFT_BOTTOM, &force_text(b), 13.0, palette::egui(palette::FORCE));
             }
         }
 
@@ -307,7 +299,6 @@ impl Overlay<'_, '_, '_> {
                     continue;
                 }
                 if nb <= 4 || self.data.highlight.body == Some(i) {
-                    let r = b.radius.max(view.world_len(6.0));
                     let v = world.model.velocity(i, &world.state);
                     let text = if self.data.highlight.body == Some(i) {
                         format!(
@@ -321,14 +312,7 @@ impl Overlay<'_, '_, '_> {
                     } else {
                         b.name.clone()
                     };
-                    label(
-                        &p,
-                        scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0),
-                        Align2::RIGHT_BOTTOM,
-                        &text,
-                        12.5,
-                        Color32::from_gray(225),
-                    );
+                    label(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &text, 12.5, Color32::from_gray(225));
                 }
             }
         }
