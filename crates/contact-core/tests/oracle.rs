@@ -64,7 +64,8 @@ fn contact_problem(p: &Problem) -> ContactProblem {
         .iter()
         .map(|r| {
             let mut row = SparseRow::default();
-            for (i, v) in r.iter().enumerate() {
+            // The non-zero entries (a row acts on at most two bodies).
+            for (i, v) in r.iter().enumerate().filter(|(_, v)| **v != 0.0) {
                 row.push(i, *v);
             }
             RowEval { g: 0.0, row, jd_qd: 0.0 }
@@ -239,4 +240,62 @@ fn nearly_parallel_rows_regression() {
         "{:?} vs {expected}",
         sol.qdd
     );
+}
+
+/// Issue 26, item 2: Exact on hyperstatic cases (λ not unique, `A` singular),
+/// cold and warm from every row, has the oracle's `q̈` to 1e-9 relative, and
+/// is complementary: a ball wedged in a V on a floor, pushed sideways or
+/// not; a ball between two walls (one twice); a ball held by three parallel
+/// contacts on three balls, masses from 1e-4 to 1e4 kg.
+#[test]
+fn exact_is_the_oracle_on_hyperstatic_cases() {
+    let g = 9.81;
+    let (s, c) = (0.5, 0.8660254037844386);
+    let cases = [
+        ("V on a floor", vec![1.0, 1.0], vec![0.0, -g], vec![vec![s, c], vec![-s, c], vec![0.0, 1.0]]),
+        ("V on a floor, pushed", vec![1.0, 1.0], vec![3.0, -g], vec![vec![s, c], vec![-s, c], vec![0.0, 1.0]]),
+        (
+            "between two walls",
+            vec![2.0, 2.0],
+            vec![4.0, -2.0 * g],
+            vec![vec![1.0, 0.0], vec![-1.0, 0.0], vec![-1.0, 0.0], vec![0.0, 1.0]],
+        ),
+        (
+            "on three balls, masses 1e-4 to 1e4 kg",
+            vec![1e-4, 1e-4, 1.0, 1.0, 1e2, 1e2, 1e4, 1e4],
+            vec![0.0, -1e-4 * g, 0.0, -g, 0.0, -1e2 * g, 0.0, -1e4 * g],
+            vec![
+                vec![0.0, 1.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0],
+                vec![0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+                vec![0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0],
+                vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            ],
+        ),
+    ];
+    for (what, mass, f, rows) in cases {
+        let d = vec![0.0; rows.len()];
+        let p = Problem { mass, f, rows, d, neq: 0 };
+        let expected = oracle(&p).unwrap_or_else(|| panic!("{what}: the oracle finds a complementary set"));
+        let scale = 1.0 + expected.amax();
+        for warm in [Vec::new(), vec![true; p.rows.len()]] {
+            let (cp, sol, capped) = solve_exact(&p, &warm, 0.0);
+            assert!(!capped, "{what}: capped");
+            for i in 0..sol.qdd.len() {
+                assert!(
+                    (sol.qdd[i] - expected[i]).abs() <= 1e-9 * scale,
+                    "{what} (warm: {}): q̈[{i}] = {:e}, oracle {:e}",
+                    !warm.is_empty(),
+                    sol.qdd[i],
+                    expected[i]
+                );
+            }
+            for k in 0..p.rows.len() {
+                let a = cp.tendency(k, &sol.qdd);
+                assert!(sol.lambda[k] >= 0.0 && a >= -1e-9 * scale, "{what}: λ[{k}] = {:e}, a = {a:e}", sol.lambda[k]);
+                assert!((sol.lambda[k] * a).abs() <= 1e-9 * scale * (1.0 + sol.lambda[k]), "{what}: λ a at {k}");
+            }
+        }
+    }
 }
