@@ -34,18 +34,26 @@
 //! non-zero `A_ij`, directly or through other rows. An island is *hit* when one
 //! of its touching rows approaches. Only the hit islands are solved.
 //!
-//! **Pass 1, Moreau** (J. J. Moreau, 1988), on the equalities and touching rows
-//! of the hit islands (speculative rows do not join an impact):
+//! **Passes of Moreau's law** (J. J. Moreau, 1988), on the equalities and the
+//! touching rows of the hit islands that do not separate (a separating row,
+//! `v⁻_k > 0`, leaves the pass, as the speculative rows do):
 //!
 //! ```text
 //! v⁺_k + e v⁻_k ≥ 0,   P_k ≥ 0,   P_k (v⁺_k + e v⁻_k) = 0     (touching inequalities)
 //! v⁺_k + e v⁻_k = 0                                            (equalities)
 //! ```
 //!
-//! with `v⁻_k` each row's velocity before the impact, whatever its sign: a
-//! touching row that separates (`v⁻_k > 0`) may leave approaching at up to
-//! `e v⁻_k`. With `w = q̇⁺ + e q̇⁻` this reads `w/(1+e) = P_K(q̇⁻)`, the projection
-//! in the metric `M` on the cone `K = {u : J_eq u = 0, J_t u ≥ 0}`, so
+//! with `v⁻_k` each row's velocity before the pass (`≤ 0` for the rows in it):
+//! a resting row (`v⁻_k = 0`) stays at `v⁺_k ≥ 0`. A row that approaches after
+//! a pass (a ball that leaves a neighbour, then is caught up) gets the next
+//! pass with its own `v⁻` and `e`; a row struck in an earlier pass that
+//! approaches again is plastic. Each pass is Moreau's law on its rows, so each
+//! is dissipative (below); an impact ends when no touching row approaches.
+//! Three touching balls, `e = 0.8`, A at 3 m/s on B while C leaves B at 0.5
+//! m/s: A–B first (A 0.3, B 2.7), then B catches C (B 0.72, C 2.48).
+//!
+//! For the rows of a pass, with `w = q̇⁺ + e q̇⁻` this reads `w/(1+e) = P_K(q̇⁻)`,
+//! the projection in the metric `M` on the cone `K = {u : J_eq u = 0, J_t u ≥ 0}`, so
 //!
 //! ```text
 //! q̇⁺ = P_K(q̇⁻) − e P_K°(q̇⁻),     ‖q̇⁺‖²_M = ‖P_K‖²_M + e² ‖P_K°‖²_M ≤ ‖q̇⁻‖²_M
@@ -53,34 +61,33 @@
 //!
 //! (`K°` the polar cone; `q̇⁻ = P_K + P_K°`, the two `M`-orthogonal): the kinetic
 //! energy cannot grow, and the problem is always feasible (`w = P_K`). **One
-//! `e` per island** keeps this guarantee, an island of pass 1's rows (a hit
-//! island may fall apart without its speculative rows): it takes the smallest
+//! `e` per island** keeps this guarantee, an island of the pass's rows (a hit
+//! island may fall apart without its separating and speculative rows): it takes the smallest
 //! restitution of its rows that approach at `min_impact_speed` or faster, and
 //! one plastic row among them (hit earlier, a sub-step hop) makes it plastic;
 //! an island with none that fast is plastic. Rows that rest, separate or
 //! approach slower have no say (a row closing at 0.5 mm/s no longer makes a
 //! 3 m/s hit beside it plastic).
 //!
-//! **Pass 2, plastic**: the projection of the velocities on
+//! **The plastic projection** of the velocities on
 //! `C = {u : J_eq u = 0, J_t u ≥ 0, J_s u ≥ −(g_s − tol/2)/h}`, a convex set that
-//! holds 0 (`g_s > tol`), so it cannot add energy either (`‖P_C(x)‖_M ≤ ‖x‖_M`).
-//! It runs after pass 1 only when pass 1 left a row of the hit islands below
-//! its floor (a touching row approaching, an equality moving, a speculative row
-//! that would close within the step); and alone when every island hit is
-//! plastic (pass 1 would be the projection on `K`, pass 2 the one on `C ⊂ K`
-//! after it: one projection on `C` is the plastic law in one solve, 27 % less
-//! time on a 300-ball landing, where impulses were 81 % of the time). So no
-//! touching row is left approaching, and a ball that bounces off a cushion
-//! with another one a fraction of a millimetre behind it takes the cushion's
-//! bounce, then at most a plastic push from the ball behind, never the
-//! cushion's `e` on the ball behind (2813 J from 0.5 J under Newton's law on
-//! every row).
+//! holds 0 (`g_s > tol`), so it cannot add energy either (`‖P_C(x)‖_M ≤ ‖x‖_M`),
+//! runs in two cases. Alone, when every island of the first pass is plastic:
+//! Moreau's pass would be the projection on `K`, and `C ⊂ K` is the plastic law
+//! with the speculative rows that would close within the step, in one solve
+//! (27 % less time on a 300-ball landing, where impulses were 81 % of the
+//! time). And as the last resort: when the passes leave an equality moving
+//! (Moreau's law gives it `−e v⁻`), or do not settle within 32 passes. A
+//! speculative row alone never calls it: its closing is the next event's
+//! business, so a ball that bounces off a cushion (e = 0.7, 1.5 m/s) with
+//! another 0.3 mm behind it leaves the cushion at 1.05 m/s, and meets the
+//! other 0.29 ms later in an impact of its own (0.1575 and 0.8925 m/s).
 //!
-//! A bead between two stops at one `u` hit at `e = 1` reverses in pass 1 (the
-//! stop it leaves lets it approach at `e v⁻`) and is stopped by pass 2: the
-//! former law, which asked `v⁺ ≥ 0` of the separating stop, was infeasible there
-//! (7.6e7 N·s). On Newton's cradle (rows at rest, `v⁻ = 0`), on the wedge and at
-//! the paper's impact times, pass 1 is the former law and pass 2 does not run.
+//! A bead between two stops at one `u` hit at `e = 1` reverses in the first
+//! pass and is stopped by the second (the stop it approaches again is
+//! plastic): the former law, which asked `v⁺ ≥ 0` of the separating stop, was
+//! infeasible there (7.6e7 N·s). On Newton's cradle (rows at rest, `v⁻ = 0`),
+//! on the wedge and at the paper's impact times, one pass is the whole law.
 //!
 //! # Sequential
 //!
@@ -182,75 +189,115 @@ impl Moreau<'_> {
     /// have a say) and `floor(i)` the lowest velocity a row
     /// may leave with when the restitution is spent (0, or the speculative
     /// rows' `−(g − tol/2)/h`). See the module docs.
-    fn solve(&self, e_row: impl Fn(usize) -> Option<f64>, floor: impl Fn(usize) -> f64) -> Vec<f64> {
+    fn solve(&self, e_row: impl Fn(usize, f64) -> Option<f64>, floor: impl Fn(usize) -> f64) -> Vec<f64> {
         let (graph, v, neq, nactive) = (self.graph, self.v, self.neq, self.nactive);
         let Speeds { eps: speed_eps, sweep: sweep_eps, .. } = self.speeds;
         let m = v.len();
         let island = graph.islands();
         let nislands = island.iter().map(|i| i + 1).max().unwrap_or(0);
-        // The islands hit: those holding a touching row that approaches.
-        let mut hit = vec![false; nislands];
-        for i in neq..nactive {
-            if v[i] < -speed_eps {
-                hit[island[i]] = true;
-            }
-        }
         let mut impulse = vec![0.0; m];
-        // Pass 1, Moreau: the equalities and touching rows of the hit islands.
-        let first: Vec<usize> = (0..nactive).filter(|&i| hit[island[i]]).collect();
-        if first.is_empty() {
-            return impulse;
-        }
-        let sub = graph.restrict(&first);
-        let local = sub.islands();
-        // One restitution per island of touching rows: the smallest its
-        // approaching rows ask for (none approaching fast enough: plastic).
-        let mut e_island = vec![f64::INFINITY; local.iter().map(|i| i + 1).max().unwrap_or(0)];
-        for (l, &i) in first.iter().enumerate() {
-            if let Some(e) = e_row(i).filter(|_| i >= neq) {
-                e_island[local[l]] = e_island[local[l]].min(e);
+        // The velocities of the rows after the impulses so far: v⁻ + A P.
+        let velocities = |impulse: &[f64]| -> Vec<f64> {
+            (0..m)
+                .map(|i| {
+                    v[i] + graph.diag[i] * impulse[i] + graph.adj[i].iter().map(|(j, a)| a * impulse[*j]).sum::<f64>()
+                })
+                .collect()
+        };
+        let mut vel = v.to_vec();
+        // Rows that took an impulse in an earlier pass: approaching again, they are plastic.
+        let mut struck = vec![false; m];
+        let mut hit = vec![false; nislands];
+        // Every island any pass hit: the last resort looks at them.
+        let mut ever_hit = vec![false; nislands];
+        let mut all_plastic = false;
+        for pass in 0..MAX_PASSES {
+            // The islands hit: those holding a touching row that approaches.
+            hit.iter_mut().for_each(|h| *h = false);
+            for i in neq..nactive {
+                if vel[i] < -speed_eps {
+                    hit[island[i]] = true;
+                }
             }
-        }
-        // Every island plastic: pass 1 would be the projection on `K`, and pass
-        // 2 the one on `C ⊂ K` after it; the projection on `C` alone is the
-        // same law in one solve (and the landing of a pile is mostly that).
-        let plastic = e_island.iter().all(|e| !e.is_finite() || *e == 0.0);
-        if !plastic {
-            let b: Vec<f64> = first
+            if !hit.iter().any(|h| *h) {
+                break;
+            }
+            for (e, h) in ever_hit.iter_mut().zip(&hit) {
+                *e |= *h;
+            }
+            // Moreau on the equalities and the touching rows of the hit islands
+            // that do not separate (a separating row leaves the pass, as the
+            // speculative rows do; if it approaches after it, the next pass has it).
+            let rows: Vec<usize> =
+                (0..nactive).filter(|&i| hit[island[i]] && (i < neq || vel[i] <= speed_eps)).collect();
+            let sub = graph.restrict(&rows);
+            let local = sub.islands();
+            // One restitution per island of the pass: the smallest its rows
+            // approaching fast enough ask for (none: plastic).
+            let mut e_island = vec![f64::INFINITY; local.iter().map(|i| i + 1).max().unwrap_or(0)];
+            for (l, &i) in rows.iter().enumerate() {
+                if i >= neq
+                    && let Some(e) = e_row(i, vel[i])
+                {
+                    let e = if struck[i] { 0.0 } else { e };
+                    e_island[local[l]] = e_island[local[l]].min(e);
+                }
+            }
+            // Every island of the first pass plastic: the projection on `C`
+            // below is the plastic law in one solve (and the landing of a pile
+            // is mostly that).
+            if pass == 0 && e_island.iter().all(|e| !e.is_finite() || *e == 0.0) {
+                all_plastic = true;
+                break;
+            }
+            let b: Vec<f64> = rows
                 .iter()
                 .enumerate()
                 .map(|(l, &i)| {
                     let e = e_island[local[l]];
                     let e = if e.is_finite() { e } else { 0.0 };
                     // v⁺ + e v⁻ ≥ 0 (= 0 on an equality): a = A P − b = v⁺ + e v⁻.
-                    -(1.0 + e) * v[i]
+                    -(1.0 + e) * vel[i]
                 })
                 .collect();
-            let p1 = solve_lcp(&sub, &b, neq_in(&first, neq), &[], sweep_eps, 0.0).lambda;
-            for (&i, p) in first.iter().zip(&p1) {
-                impulse[i] = *p;
+            let p = solve_lcp(&sub, &b, neq_in(&rows, neq), &[], sweep_eps, 0.0).lambda;
+            for (&i, p) in rows.iter().zip(&p) {
+                impulse[i] += *p;
+                struck[i] |= *p > 0.0;
             }
+            vel = velocities(&impulse);
         }
-        // Pass 2, plastic, when pass 1 left a row of the hit islands below its
-        // floor (a touching row it let close at −e v⁻, an equality at −e v⁻, a
-        // speculative row that would close within the step).
-        let after: Vec<f64> = (0..m)
-            .map(|i| v[i] + graph.diag[i] * impulse[i] + graph.adj[i].iter().map(|(j, a)| a * impulse[*j]).sum::<f64>())
-            .collect();
-        let second: Vec<usize> = (0..m).filter(|&i| hit[island[i]]).collect();
-        let below =
-            second.iter().any(|&i| if i < neq { after[i].abs() > sweep_eps } else { after[i] < floor(i) - sweep_eps });
+        // The plastic projection on `C`, for an impact all plastic from its
+        // first pass (with the speculative rows that would close within the
+        // step: the plastic law in one solve), and as the last resort when the
+        // passes leave an equality moving (Moreau's law gives it `−e v⁻`) or
+        // did not settle. A speculative row alone does not call it: its
+        // closing is the next event's business.
+        let last: Vec<usize> = (0..m).filter(|&i| ever_hit[island[i]]).collect();
+        let below = last.iter().any(|&i| {
+            if i < neq {
+                vel[i].abs() > sweep_eps
+            } else if i < nactive || all_plastic {
+                vel[i] < floor(i) - sweep_eps
+            } else {
+                false
+            }
+        });
         if below {
-            let sub = graph.restrict(&second);
-            let b: Vec<f64> = second.iter().map(|&i| floor(i) - after[i]).collect();
-            let p2 = solve_lcp(&sub, &b, neq_in(&second, neq), &[], sweep_eps, 0.0).lambda;
-            for (&i, p) in second.iter().zip(&p2) {
+            let sub = graph.restrict(&last);
+            let b: Vec<f64> = last.iter().map(|&i| floor(i) - vel[i]).collect();
+            let p2 = solve_lcp(&sub, &b, neq_in(&last, neq), &[], sweep_eps, 0.0).lambda;
+            for (&i, p) in last.iter().zip(&p2) {
                 impulse[i] += *p;
             }
         }
         impulse
     }
 }
+
+/// Moreau passes of one impact at most (see [`Moreau::solve`]): then the
+/// plastic projection.
+const MAX_PASSES: usize = 32;
 
 /// How many of the sorted rows `set` are equalities (rows below `neq`).
 fn neq_in(set: &[usize], neq: usize) -> usize {
@@ -325,7 +372,7 @@ pub(crate) fn resolve(
             // their island's `e` (a row closing at 0.5 mm/s beside one hit at
             // 3 m/s made the whole impact plastic); an island with none
             // faster is plastic.
-            let vote = |i: usize| (-v[i] >= impact.min_impact_speed.max(speeds.resting)).then(|| e(rows[i], v[i]));
+            let vote = |i: usize, vi: f64| (-vi >= impact.min_impact_speed.max(speeds.resting)).then(|| e(rows[i], vi));
             impulse = law.solve(vote, |i| floor(i, rows[i]));
         }
         ImpulseMode::Sequential => {

@@ -13,7 +13,7 @@
 //! * its velocities are kept aside and set to 0 in the state, so a step leaves
 //!   its `q` bit for bit as it was (`q⁺ = q + h (q̇ + h q̈)` with `q̇ = q̈ = 0`);
 //! * its inequality rows are not active ([`Asleep::set_aside`] clears the flags
-//!   of [`crate::speculative::active_flags`]):
+//!   of `speculative::active_flags`):
 //!   no algorithm handles them, no event looks at them, and their handled
 //!   flags are kept as they were, so the solve that follows the wake is warm;
 //! * its coordinates get `q̈ = 0` whatever the solve says (its equalities, which

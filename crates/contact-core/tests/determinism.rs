@@ -148,12 +148,22 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// (30 balls): 425 → 521 events, 39.7 → 19.0 solves a step, largest
 /// violation 4.2e-5 → 6.7e-5 m. The paper's scenes, the billiard and the
 /// cradle keep their hashes.
+///
+/// Changed by impacts that each get their `e` at their own time (issue 26):
+/// a separating row leaves Moreau's pass, a row that approaches after a pass
+/// gets the next one, and the plastic projection (with the speculative rows)
+/// is only for an impact plastic from its first pass, or the last resort
+/// (an equality left moving, passes that do not settle). The billiard: 30 →
+/// 31 events over 10 s, largest violation still 6.9e-18 m. The ball pile (30
+/// balls, first 2 s): 521 → 539 events, 19.0 → 9.8 solves a step, largest
+/// violation 6.7e-5 → 3.9e-5 m. The paper's scenes and the cradle
+/// (sequential) keep their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
     const PINNED: [(&str, u64); 7] = [
-        ("ball-pile.ron", 0x22a6e54873c94346),
+        ("ball-pile.ron", 0xb6ef16c07a17f2bd),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
-        ("billiard-corner.ron", 0x1f3a41a10e7ed724),
+        ("billiard-corner.ron", 0xc058a0887ed973e2),
         ("newtons-cradle.ron", 0x58d3aeb45e8aff75),
         ("sticky-corner.ron", 0x1ac3dfcb9bfa51de),
         ("wedge-left.ron", 0x320238eb56e337c0),
@@ -183,7 +193,7 @@ fn built_in_scene_trajectories_are_pinned() {
 
 /// The ball pile under Right, its algorithm until issue 25: the hash pinned
 /// then, unchanged until a slow row lost its say in its island's restitution
-/// (issue 26; see above).
+/// and impacts got their `e` at their own time (issue 26; see above).
 #[test]
 fn the_ball_pile_under_right_keeps_its_pinned_trajectory() {
     let (mut w, dt) = scene_world("ball-pile.ron");
@@ -191,7 +201,7 @@ fn the_ball_pile_under_right_keeps_its_pinned_trajectory() {
     for _ in 0..1000 {
         w.step(dt);
     }
-    assert_eq!(state_hash(&w), 0x189a7171222d22e1);
+    assert_eq!(state_hash(&w), 0xb6ce1480516cbc04);
 }
 
 /// A lane forked from a mid-run snapshot is the run started alone from that

@@ -462,3 +462,58 @@ fn a_slow_row_has_no_say_in_its_islands_restitution() {
     assert!((along_left - 1.5).abs() < 1e-6, "leaves the left wall at e·3 = 1.5 m/s, not {along_left}");
     assert!((ke1 - 2.62).abs() < 0.01, "KE 6.0 → 2.62 J, not {ke1}");
 }
+
+/// Issue 26's two cases of impacts merged by pass 2: each impact that
+/// approaches with `v⁻` gets `e`, at its own time.
+fn line_world(bodies: &str, walls: &str, e: f64) -> contact_core::World {
+    use contact_core::scene::{self, Overrides};
+    let text = format!(
+        r#"Scene(name: "line", gravity: (0, 0), bodies: [{bodies}], walls: [{walls}], ball_pairs: true,
+            solver: (algorithm: Exact, dt: 0.001, restitution: {e:?}))"#
+    );
+    scene::parse(&text, "line.ron", &Overrides::default()).unwrap_or_else(|err| panic!("{err}")).world
+}
+
+/// Three equal touching balls, e = 0.8: A hits B at 3 m/s while C already
+/// leaves B at 0.5 m/s. A–B first, then B catches C: (0.3, 0.72, 2.48).
+#[test]
+fn a_chain_of_impacts_gives_each_its_restitution() {
+    let mut w = line_world(
+        "Ball(name: \"A\", position: (0, 0), velocity: (3, 0), mass: 1, radius: 0.1),
+         Ball(name: \"B\", position: (0.2, 0), mass: 1, radius: 0.1),
+         Ball(name: \"C\", position: (0.4, 0), velocity: (0.5, 0), mass: 1, radius: 0.1)",
+        "",
+        0.8,
+    );
+    let ke0 = w.model.kinetic_energy(&w.state);
+    w.step(0.001);
+    let v: Vec<f64> = (0..3).map(|b| w.state.qd[2 * b]).collect();
+    eprintln!("chain: {v:?}");
+    for (got, want) in v.iter().zip([0.3, 0.72, 2.48]) {
+        assert!((got - want).abs() < 1e-9, "velocities {v:?}, not (0.3, 0.72, 2.48)");
+    }
+    assert!(w.model.kinetic_energy(&w.state) <= ke0);
+}
+
+/// A hits a cushion at 1.5 m/s (e = 0.7) with B at rest 0.3 mm behind it:
+/// two impacts, each at its own time: the cushion (A −1.5 → 1.05 m/s), then A
+/// meets B (A 0.1575, B 0.8925 m/s).
+#[test]
+fn a_ball_just_behind_is_hit_at_its_own_time() {
+    let mut w = line_world(
+        "Ball(name: \"A\", position: (0.1, 0), velocity: (-1.5, 0), mass: 1, radius: 0.1),
+         Ball(name: \"B\", position: (0.3003, 0), mass: 1, radius: 0.1)",
+        "(name: \"cushion\", normal: (1, 0))",
+        0.7,
+    );
+    let mut times = Vec::new();
+    for _ in 0..10 {
+        let r = w.step(0.001);
+        times.extend(r.events.iter().map(|e| e.t));
+    }
+    let v: Vec<f64> = (0..2).map(|b| w.state.qd[2 * b]).collect();
+    eprintln!("gap: {v:?} events at {times:?}");
+    assert!((v[0] - 0.1575).abs() < 1e-9 && (v[1] - 0.8925).abs() < 1e-9, "velocities {v:?}");
+    assert_eq!(times.len(), 2, "two impacts: {times:?}");
+    assert!(times[1] > times[0], "each at its own time: {times:?}");
+}
