@@ -92,12 +92,14 @@ pub struct Placement {
 
 /// Places the inset for `v` in `rect` (the world view) beside the contact, on
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
-/// radius in points), off `avoid` (presenter mode's banner, labels), in view.
+/// radius in points), off `avoid` (presenter mode's banner, labels) and off
+/// what `covered` says a window covers (compare's readout), in view.
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
+    covered: &dyn Fn(Pos2) -> bool,
     v: &Violation,
 ) -> Placement {
     let contact = {
@@ -124,7 +126,10 @@ pub fn place(
         .into_iter()
         .map(fit)
         .min_by_key(|r| {
-            let over = avoid.iter().filter(|a| a.intersects(*r)).count();
+            let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
+                .into_iter()
+                .any(|c| covered(c)) as usize;
+            let over = avoid.iter().filter(|a| a.intersects(*r)).count() + windowed;
             (over + r.contains(contact) as usize, bodies_under(*r, discs))
         })
         .expect("four spots");

@@ -116,7 +116,10 @@ impl Overlay<'_, '_, '_> {
                 magnifier::deepest(world, &lab.constraint_names, &g, &positions, view.ppm)
             })
             .flatten()
-            .map(|v| (magnifier::place(view, self.rect, &discs, &taken, &v), v));
+            .map(|v| {
+                let under_window = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
+                (magnifier::place(view, self.rect, &discs, &taken, &under_window, &v), v)
+            });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);
         let covered_at = |s: Pos2| {
@@ -318,7 +321,7 @@ impl Overlay<'_, '_, '_> {
         }
 
         if draw.labels {
-            self.legend(&p, &discs, &taken);
+            self.legend(&p, &discs, &taken, &covered_at);
         }
         if let Some((at, v)) = &magnified {
             magnifier::paint(&p, view, at, v);
@@ -459,7 +462,7 @@ impl Overlay<'_, '_, '_> {
     /// The legend of colours, in as many rows as the view's width needs, in
     /// the corner of the view that covers the fewest bodies (bottom right
     /// first): it never sits on a pile.
-    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)], taken: &[egui::Rect]) {
+    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)], taken: &[egui::Rect], covered: &dyn Fn(Pos2) -> bool) {
         let look = &self.data.look;
         let shrunk = look.lambda_scale < 0.95 * look.force_scale;
         let lambda_text = if shrunk {
@@ -517,7 +520,14 @@ impl Overlay<'_, '_, '_> {
         let bg = corners
             .iter()
             .map(|&(x, y)| egui::Rect::from_min_size(Pos2::new(x, y), size))
-            .min_by_key(|&r| bodies_under(r, discs) + taken.iter().filter(|t| t.intersects(r)).count())
+            .min_by_key(|&r| {
+                // Under a window (compare's readout, the tour) it could not be read.
+                let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
+                    .into_iter()
+                    .filter(|c| covered(*c))
+                    .count();
+                bodies_under(r, discs) + taken.iter().filter(|t| t.intersects(r)).count() + 10 * windowed
+            })
             .expect("four corners");
         // Presenter mode in a small window (1280×720 leaves the world 470 × 360
         // points): with no free corner the legend gives way to what it explains.
