@@ -142,9 +142,13 @@ pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violat
     let Placement { frame, inset: box_, contact } = *at;
     // Leader from the contact to the inset.
     let warn = palette::egui(palette::WARN);
+    // The leader stops short of the contact: the body there stays as drawn.
     let edge = Pos2::new(contact.x.clamp(box_.min.x, box_.max.x), contact.y.clamp(box_.min.y, box_.max.y));
-    p.line_segment([contact, edge], Stroke::new(1.0, warn.gamma_multiply(0.8)));
-    p.circle_stroke(contact, 5.0, Stroke::new(1.5, warn));
+    let along = edge - contact;
+    if along.length() > 14.0 {
+        let start = contact + along.normalized() * 12.0;
+        p.line_segment([start, edge], Stroke::new(1.0, warn.gamma_multiply(0.8)));
+    }
 
     p.rect_filled(frame.expand(4.0), 4.0, Color32::from_black_alpha(220));
     let clip = p.with_clip_rect(box_);
