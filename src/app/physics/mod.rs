@@ -313,28 +313,30 @@ pub fn step_world(
             report.t,
             name.map(|n| format!(" (worst constraint {n})")).unwrap_or_default()
         );
-        virt.pause();
-        fixed.discard_overstep(Duration::MAX);
         user.0.clear();
-        if let Some(mut status) = status {
-            status.warn(real.elapsed_secs_f64(), msg);
-        }
+        stop_here(&mut virt, &mut fixed, status, real.elapsed_secs_f64(), msg);
         return;
     }
     // A solve that stopped short (Exact at its pivot cap): the step stands,
     // the clock pauses there, and the status bar says what stopped and where.
     if let StepStatus::Unsolved { cause } = &report.status {
-        virt.pause();
-        fixed.discard_overstep(Duration::MAX);
-        if let Some(mut status) = status {
-            let msg = format!("Stopped at t = {:.4} s: {cause}. The clock is paused.", report.t);
-            status.warn(real.elapsed_secs_f64(), msg);
-        }
+        let msg = format!("Stopped at t = {:.4} s: {cause}. The clock is paused.", report.t);
+        stop_here(&mut virt, &mut fixed, status, real.elapsed_secs_f64(), msg);
     }
     if let Some(stepped) = stepped {
         lab.world = stepped;
     }
     lab.report = Some(report);
+}
+
+/// A step the run should not go on from: the clock pauses, the frame's other
+/// ticks are dropped, and the status bar says why.
+fn stop_here(virt: &mut Time<Virtual>, fixed: &mut Time<Fixed>, status: Option<ResMut<Status>>, now: f64, msg: String) {
+    virt.pause();
+    fixed.discard_overstep(Duration::MAX);
+    if let Some(mut status) = status {
+        status.warn(now, msg);
+    }
 }
 
 /// After the chain: the step launched in this tick is now in flight (the

@@ -19,7 +19,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 
 use super::lab::{Lab, OnScreen, OutputDir, PauseAt, Status, ViewTransform};
 
-/// Screenshots asked for: `None` picks a fresh name in the current directory.
+/// Screenshots asked for: `None` picks a fresh name in the [`OutputDir`].
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ScreenshotRequests {
     pub pending: Vec<Option<PathBuf>>,

@@ -128,7 +128,7 @@ pub fn place(
         .min_by_key(|r| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()
-                .any(|c| covered(c)) as usize;
+                .any(covered) as usize;
             let over = avoid.iter().filter(|a| a.intersects(*r)).count() + windowed;
             (over + r.contains(contact) as usize, bodies_under(*r, discs))
         })

@@ -8,7 +8,7 @@ use contact_core::Geometry;
 
 use super::data::PanelData;
 use super::magnifier;
-use super::placement::bodies_under;
+use super::placement::{self, bodies_under};
 use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::palette::algorithm_color;
@@ -78,8 +78,7 @@ impl Overlay<'_, '_, '_> {
         }
         let scr = |w: DVec2| pos(view.to_screen(w));
         // The bodies on screen (centre, radius in points): labels and the legend keep clear of them.
-        let discs: Vec<(Pos2, f32)> =
-            (0..nb).map(|b| (scr(at[b]), (world.model.bodies[b].radius * view.ppm) as f32)).collect();
+        let discs = placement::discs(world, view, |b| at[b]);
         // Under a window (the tour, compare's readout) or the presenter's banner
         // (not interactable, so not a layer egui finds under a point).
         let banner = self.data.state.banner;

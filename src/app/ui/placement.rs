@@ -2,7 +2,21 @@
 //! magnifier's inset and the presenter's banner each pick the place that
 //! covers the fewest bodies on screen.
 
+use bevy::math::DVec2;
 use bevy_egui::egui::{Pos2, Rect};
+
+use crate::app::lab::ViewTransform;
+
+/// The bodies on screen, `(centre, radius)` in points, with body `b` at
+/// `at(b)` (m) through `view` (in points).
+pub fn discs(world: &contact_core::World, view: &ViewTransform, at: impl Fn(usize) -> DVec2) -> Vec<(Pos2, f32)> {
+    (0..world.model.bodies.len())
+        .map(|b| {
+            let s = view.to_screen(at(b));
+            (Pos2::new(s.x, s.y), (world.model.bodies[b].radius * view.ppm) as f32)
+        })
+        .collect()
+}
 
 /// How many of the bodies on screen (centre, radius in points) a rectangle
 /// touches.

@@ -7,7 +7,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::PanelData;
-use super::placement::bodies_under;
+use super::placement::{self, bodies_under};
 use crate::app::lab::ViewTransform;
 use crate::app::lab::palette::algorithm_color;
 
@@ -21,13 +21,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let lab = data.lab.as_deref()?;
     // Its size as last drawn (a first frame: about the usual one).
     let size = data.state.banner.map_or(egui::vec2(300.0, 110.0), |r| r.size());
-    let discs: Vec<(egui::Pos2, f32)> = (0..lab.world.model.bodies.len())
-        .filter(|&b| lab.world.model.bodies[b].is_dynamic())
-        .map(|b| {
-            let s = view.to_screen(lab.position(b));
-            (egui::pos2(s.x, s.y), (lab.world.model.bodies[b].radius * view.ppm) as f32)
-        })
-        .collect();
+    let discs = placement::discs(&lab.world, view, |b| lab.position(b));
     let left = world.min + egui::vec2(14.0, 36.0);
     let right = egui::pos2(world.max.x - size.x - 14.0, world.min.y + 36.0);
     let under = |at: egui::Pos2| bodies_under(egui::Rect::from_min_size(at, size), &discs);
