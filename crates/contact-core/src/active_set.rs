@@ -77,15 +77,6 @@ pub struct SolveContext<'a> {
     /// `active[k]`: inequality `k` touches and does not separate (false for equalities).
     pub active: &'a [bool],
     pub tol: Tolerances,
-    /// Exact keeps the previous step's handled set as it is when no row outside
-    /// it tends to violate by more than this (m/s²; 0 in a bare problem). The
-    /// world sets `tol.active / τ²`: the pull Baumgarte's eq. (5) puts on a
-    /// penetration of the active tolerance. In a hyperstatic pile (more touching
-    /// contacts than degrees of freedom) the previous set misses some rows by
-    /// round-off-sized tendencies at every step; chasing them cost ~80 pivots a
-    /// step. A row that tends to sink more than that, or is past the active
-    /// tolerance, is handled as before.
-    pub warm_slack: f64,
 }
 
 impl SolveContext<'_> {

@@ -260,7 +260,7 @@ impl Moreau<'_> {
                     -(1.0 + e) * vel[i]
                 })
                 .collect();
-            let p = solve_lcp(&sub, &b, neq_in(&rows, neq), &[], sweep_eps, 0.0).lambda;
+            let p = solve_lcp(&sub, &b, neq_in(&rows, neq), &[], sweep_eps).lambda;
             for (&i, p) in rows.iter().zip(&p) {
                 impulse[i] += *p;
                 struck[i] |= *p > 0.0;
@@ -286,7 +286,7 @@ impl Moreau<'_> {
         if below {
             let sub = graph.restrict(&last);
             let b: Vec<f64> = last.iter().map(|&i| floor(i) - vel[i]).collect();
-            let p2 = solve_lcp(&sub, &b, neq_in(&last, neq), &[], sweep_eps, 0.0).lambda;
+            let p2 = solve_lcp(&sub, &b, neq_in(&last, neq), &[], sweep_eps).lambda;
             for (&i, p) in last.iter().zip(&p2) {
                 impulse[i] += *p;
             }
@@ -418,7 +418,7 @@ pub(crate) fn resolve(
                 // complementary; a projection, so it only removes energy, and
                 // no row is left approaching.
                 let b: Vec<f64> = (0..m).map(|i| floor(i, rows[i]) - vel[i]).collect();
-                let rest = solve_lcp(&graph, &b, neq, &[], speeds.sweep, 0.0).lambda;
+                let rest = solve_lcp(&graph, &b, neq, &[], speeds.sweep).lambda;
                 for (p, dp) in impulse.iter_mut().zip(rest) {
                     *p += dp;
                 }

@@ -26,8 +26,9 @@
 //! `a_i < 0`. None: the solution is complementary. Otherwise every infeasible
 //! index changes side at once (a block move) while their number decreases; when
 //! it stops decreasing for three rounds, one index at a time moves (Murty's
-//! rule on the last one). A tiny relative `ε = 1e-10` on the diagonal keeps
-//! dependent rows solvable. In floating point block moves can still cycle on
+//! rule on the last one). A tiny relative `ε = 1e-10` on each row's diagonal,
+//! `A_ii (1 + ε)`, keeps dependent rows solvable (relative to the row, not to
+//! the largest `A_ii`: masses spanning decades share one problem). In floating point block moves can still cycle on
 //! nearly dependent rows: an island not settled after 40 rounds is shrunk to a
 //! feasible clamped set (`λ_C ≥ 0`) and finished by Dantzig's principal
 //! pivoting (Baraff 1994), one index at a time with a ratio test that keeps
@@ -45,11 +46,25 @@
 //! * warm, a large island: block moves from the warm set that also stop when
 //!   `λ` explodes, then Dantzig's pivoting from the warm set (below).
 //!
-//! The first block round of an island accepts free rows down to
-//! `a_i ≥ −warm_slack` (the warm or predicted set is kept when it is that
-//! close); later rounds ask `a_i ≥ −tol`, and so does Dantzig's pivoting but
-//! on a large warm island, where it keeps `−warm_slack`. Before Dantzig's
-//! pivoting `C` is shrunk to `λ_C ≥ 0`.
+//! Every round and every pivot asks `a_i ≥ −tol` of the free rows, `tol` a
+//! tenth of the contract's `ε_a` ([`CONTRACT`]: relative to the island's
+//! `‖A‖ ‖λ‖ + ‖b‖`, whatever `τ`, `h` or the units), or a caller's absolute
+//! floor. A warm start is a starting point, never a tolerance. Before
+//! Dantzig's pivoting `C` is shrunk to `λ_C ≥ 0`.
+//!
+//! **The bound.** Dantzig's pivots on an island are counted: past a budget
+//! of `64 + m/2` ([`BUDGET_PIVOTS`]), the island is finished by the
+//! primal–dual interior point of [`crate::ipm`] from where the pivots left
+//! it, whose iterations (each one factorization of the island) are few
+//! whatever the degeneracy; then a crossover: the rows it holds
+//! (`λ_i A_ii > a_i`) solved as a clamped set, kept when complementary. The
+//! budget counts pivots, not time, so a replay takes the same path.
+//!
+//! **The finish.** Each island's answer is refined on its final clamped set
+//! ([`Work::refine`]): the regularization `A_ii (1 + ε)` leaves `a_C` off by
+//! `ε A_ii λ_i`, which two proximal-point steps remove (kept only when they
+//! lower the residual and keep `λ_C ≥ 0`), and `a` is then taken with the
+//! true `A`.
 //!
 //! A cold problem of more than 128 rows (an impact on a landing pile, ~850
 //! rows, `A` singular on the clamped set: the pile is hyperstatic) starts from
@@ -66,9 +81,7 @@
 //! block moves as soon as `λ` explodes (a pile settling: block moves clamp
 //! dependent rows together, 1e7 where the answer is 10) or after 40 rounds,
 //! and goes to Dantzig's pivoting from the *warm* set, not from the set the
-//! block moves left, driving only the rows violating by more than the warm
-//! slack (`a_i < −warm_slack`, the tolerance the warm round already accepts;
-//! [`crate::exact`] states it). A 100-ball pile settling (t = 1–2 s) took ~450
+//! block moves left. A 100-ball pile settling (t = 1–2 s) took ~450
 //! rounds a step that way before. (Going to Dantzig after the first round
 //! always settled fastest, but a 1000-ball landing then met a step of 50 000
 //! pivots, 52 s; 40 block rounds always made a settling 300-ball pile 6×
@@ -96,6 +109,7 @@
 //! row of its factor (made again when a row cannot be pushed, or by the
 //! rent-or-buy rule above).
 
+use crate::ipm;
 use crate::schur::{Envelope, SchurGraph};
 
 /// Above this many rows the rounds keep their moves but not `λ` and `a`, and
@@ -106,6 +120,8 @@ pub const DETAIL: usize = 256;
 
 /// Relative regularization of `A` (see the module docs).
 const REGULARIZATION: f64 = 1e-10;
+/// Refinement steps of an island's final answer ([`Work::refine`]).
+const REFINE: usize = 2;
 /// Rounds of block moves allowed without progress before single moves.
 const BLOCK_TRIES: usize = 3;
 
@@ -138,51 +154,128 @@ pub struct Lcp {
 }
 
 /// Where and why a solve stopped short ([`Lcp::capped`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cap {
     /// The rows of the island it stopped on.
     pub rows: usize,
-    /// The pivots it took there (its cap, unless `infeasible`).
+    /// The pivots it took there.
     pub pivots: usize,
+    pub why: Stop,
+}
+
+/// Why a solve stopped short.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stop {
+    /// Dantzig's pivots reached their cap ([`PIVOTS_PER_ROW`] a row).
+    Pivots,
     /// A row could not be driven to `a = 0`: nothing blocks and `a` cannot rise.
-    pub infeasible: bool,
+    Infeasible,
+    /// The interior point that finishes an island past its pivot budget did
+    /// not converge in this many iterations ([`crate::ipm::MAX_ITER`]).
+    Interior(usize),
+    /// The answer misses the contract ([`contract_ratio`]) by this factor.
+    Contract(f64),
 }
 
 impl Cap {
     /// What happened, in a sentence (the trace, the step's status).
     pub fn sentence(&self) -> String {
-        if self.infeasible {
-            format!(
-                "the exact solver found constraints that cannot all hold on an island of {} rows (after {} \
-                 pivots): no complementary answer",
-                self.rows, self.pivots
-            )
-        } else {
-            format!(
-                "the exact solver stopped at its cap of {} pivots on an island of {} rows: no complementary answer",
-                self.pivots, self.rows
-            )
+        let (rows, pivots) = (self.rows, self.pivots);
+        match self.why {
+            Stop::Pivots => format!(
+                "the exact solver stopped at its cap of {pivots} pivots on an island of {rows} rows: no complementary \
+                 answer"
+            ),
+            Stop::Infeasible => format!(
+                "the exact solver found constraints that cannot all hold on an island of {rows} rows (after {pivots} \
+                 pivots): no complementary answer"
+            ),
+            Stop::Interior(iterations) => format!(
+                "the exact solver's interior point did not converge in {iterations} iterations on an island of \
+                 {rows} rows (after {pivots} pivots): no complementary answer"
+            ),
+            Stop::Contract(ratio) => format!(
+                "the exact answer on {rows} rows misses its contract (λ ≥ −ε_λ, a ≥ −ε_a, |λ a| ≤ ε_c) by a factor \
+                 of {ratio:.1}"
+            ),
         }
     }
 }
 
+/// The contract's relative accuracy: every answer has `λ_i ≥ −ε_λ` and
+/// `a_i ≥ −ε_a` on the inequalities, `|a_i| ≤ ε_a` on the equalities and
+/// `|λ_i a_i| ≤ ε_c`, with, on each island,
+///
+/// ```text
+/// ε_a = CONTRACT (‖A‖ ‖λ‖ + ‖b‖),   ε_λ = ε_a / ‖A‖,   ε_c = ε_a ‖λ‖ + ε_λ ‖a‖
+/// ```
+///
+/// (`‖A‖` the largest row sum of `|A_ij|`, the others largest entries): a
+/// multiple of the machine's `ε = 2.2e-16` (4.5e6 ε) of the island's own
+/// scale, whatever `τ`, `h` or the units. The pivoting works to a tenth of it.
+pub const CONTRACT: f64 = 1e-9;
+
+/// How far `λ` is from the contract ([`CONTRACT`]), as a multiple of its
+/// tolerances (at most 1: it holds), island by island.
+pub fn contract_ratio(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) -> f64 {
+    let a: Vec<f64> = graph.mul(lambda).iter().zip(b).map(|(x, y)| x - y).collect();
+    let island = graph.islands();
+    let n = island.iter().map(|i| i + 1).max().unwrap_or(0);
+    // Per island: ‖A‖, ‖b‖, ‖λ‖, ‖a‖.
+    let mut norms = vec![[0.0_f64; 4]; n];
+    for i in 0..b.len() {
+        let row = graph.diag[i].abs() + graph.adj[i].iter().map(|(_, v)| v.abs()).sum::<f64>();
+        let x = &mut norms[island[i]];
+        for (k, v) in [row, b[i].abs(), lambda[i].abs(), a[i].abs()].into_iter().enumerate() {
+            x[k] = x[k].max(v);
+        }
+    }
+    let mut worst = 0.0_f64;
+    for i in 0..b.len() {
+        let [an, bn, ln, aa] = norms[island[i]];
+        let ea = (CONTRACT * (an * ln + bn)).max(f64::MIN_POSITIVE);
+        let el = ea / an.max(f64::MIN_POSITIVE);
+        let ec = ea * ln + el * aa;
+        let r = if i < neq {
+            a[i].abs() / ea
+        } else {
+            (-lambda[i] / el).max(-a[i] / ea).max((lambda[i] * a[i]).abs() / ec.max(f64::MIN_POSITIVE))
+        };
+        worst = worst.max(if r.is_nan() { f64::INFINITY } else { r });
+    }
+    worst
+}
+
 /// Dantzig's pivots on an island of `m` rows: at most `PIVOTS_PER_ROW m + 20`.
 const PIVOTS_PER_ROW: usize = 20;
+/// Dantzig's pivots on an island of `m` rows before the interior point
+/// finishes it: `BUDGET_PIVOTS + m / BUDGET_ROWS_PER_PIVOT`. Counted, not
+/// timed, so a replay takes the same path bit for bit.
+const BUDGET_PIVOTS: usize = 64;
+const BUDGET_ROWS_PER_PIVOT: usize = 2;
 
 /// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
 /// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
 /// `warm[i]`: start with inequality `i` clamped.
 /// A warm (or, above 128 rows, predicted) start is accepted as it is
-/// when no clamped `λ` is negative and no free `a_i` is below `-warm_slack` (a
-/// settled pile's slack, see [`crate::exact`]); past that `a_i ≥ -tol`, but on a
-/// large warm island, whose Dantzig pivoting keeps `-warm_slack` (see the module docs).
-pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64, warm_slack: f64) -> Lcp {
-    solve(graph, b, neq, warm, tol, warm_slack, PREDICT_ROWS, None)
+/// when no clamped `λ` is negative and no free `a_i` is below `−tol`, with
+/// `tol` the larger of the one given (an absolute floor, 0 for none) and a
+/// tenth of the contract's `ε_a` on the island ([`CONTRACT`]).
+pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: f64) -> Lcp {
+    solve(graph, b, neq, warm, tol, PREDICT_ROWS, Limits::default())
+}
+
+/// Dantzig's pivots on an island: the cap where it stops short, and the
+/// budget past which the interior point finishes it (`None`: the defaults,
+/// [`PIVOTS_PER_ROW`] and [`BUDGET_PIVOTS`]; tests lower them).
+#[derive(Clone, Copy, Debug, Default)]
+struct Limits {
+    cap: Option<usize>,
+    budget: Option<usize>,
 }
 
 /// [`solve_lcp`], predicting the clamped set of cold problems above
-/// `predict_rows`, with Dantzig's pivots capped at `max_pivots` an island
-/// (`None`: the default cap).
+/// `predict_rows`, with Dantzig's pivots limited by `limits` on an island.
 #[allow(clippy::too_many_arguments)]
 fn solve(
     graph: &SchurGraph,
@@ -190,12 +283,11 @@ fn solve(
     neq: usize,
     warm: &[bool],
     tol: f64,
-    warm_slack: f64,
     predict_rows: usize,
-    max_pivots: Option<usize>,
+    limits: Limits,
 ) -> Lcp {
     let m = b.len();
-    let eps = REGULARIZATION * graph.diag.iter().fold(0.0_f64, |x, y| x.max(*y)).max(1e-300);
+    let eps = REGULARIZATION;
     let island = graph.islands();
     let nislands = island.iter().map(|i| i + 1).max().unwrap_or(0);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); nislands];
@@ -222,11 +314,12 @@ fn solve(
         }
         cold = false;
     }
-    let mut work = Work { graph, b, neq, eps, tol, warm_slack: warm_slack.max(tol), da: vec![0.0; m], max_pivots };
+    let mut work = Work { graph, b, neq, eps, tol, norms: (0.0, 0.0), da: vec![0.0; m], limits };
     for idx in &members {
         // A large island warm from the previous step (a pile settling): if
         // block moves do not converge, Dantzig starts from the warm set, not
         // from the set the block moves left.
+        work.island(idx);
         let settling = warm_given && idx.len() > LARGE_ISLAND;
         let start: Vec<bool> = if settling { idx.iter().map(|&i| lp.clamped[i]).collect() } else { Vec::new() };
         if cold || !work.block(&mut lp, idx, settling) {
@@ -236,8 +329,10 @@ fn solve(
             // No convergence by block moves: shrink C until every λ_C ≥ 0 (a
             // feasible start), then pivot one index at a time, which always ends.
             work.shrink(&mut lp, idx);
-            let tol = if settling { work.warm_slack } else { work.tol };
-            work.dantzig(&mut lp, idx, tol);
+            work.dantzig(&mut lp, idx);
+        }
+        if lp.capped.is_none() {
+            work.refine(&mut lp, idx);
         }
     }
     for i in neq..m {
@@ -265,8 +360,7 @@ const PREDICT_ROWS: usize = 128;
 /// Above this many rows an island is large (see the module docs). Warm, its
 /// block moves also stop when `λ` explodes ([`EXPLOSION`]), and when they do
 /// not converge Dantzig's pivoting starts from the warm set (shrunk to
-/// `λ_C ≥ 0`), not from the set they left, and drives only the rows that
-/// violate by more than the warm slack. Warm or cold, Dantzig's pivoting
+/// `λ_C ≥ 0`), not from the set they left. Warm or cold, Dantzig's pivoting
 /// factors it again in the island's order by the rent-or-buy rule.
 const LARGE_ISLAND: usize = 128;
 /// Projected Gauss–Seidel sweeps of the prediction: at least the first, at
@@ -289,7 +383,7 @@ fn predict(graph: &SchurGraph, b: &[f64], neq: usize, eps: f64) -> Vec<f64> {
     for sweep in 0..PREDICT_SWEEPS.1 {
         let mut flips = 0;
         for i in 0..m {
-            let d = graph.diag[i] + eps;
+            let d = graph.diag[i] * (1.0 + eps);
             if d <= 0.0 {
                 continue;
             }
@@ -314,16 +408,34 @@ struct Work<'a> {
     b: &'a [f64],
     neq: usize,
     eps: f64,
+    /// The tolerance's absolute floor on `a_N` (see [`solve_lcp`]).
     tol: f64,
-    /// The tolerance on `a_N` of a warm start's first round.
-    warm_slack: f64,
+    /// `(‖A‖, ‖b‖)` on the island being solved (set by [`Work::island`]).
+    norms: (f64, f64),
     /// Scratch for `Δa`.
     da: Vec<f64>,
-    /// Dantzig's pivot cap on an island (`None`: [`PIVOTS_PER_ROW`] a row; tests lower it).
-    max_pivots: Option<usize>,
+    limits: Limits,
 }
 
 impl Work<'_> {
+    /// Takes the island's norms for [`Work::tol`].
+    fn island(&mut self, idx: &[usize]) {
+        let g = self.graph;
+        let an = idx
+            .iter()
+            .map(|&i| g.diag[i].abs() + g.adj[i].iter().map(|(_, v)| v.abs()).sum::<f64>())
+            .fold(0.0, f64::max);
+        self.norms = (an, idx.iter().map(|&i| self.b[i].abs()).fold(0.0, f64::max));
+    }
+
+    /// The tolerance on a free row's `a_i` at the current `λ`: a tenth of the
+    /// contract's `ε_a` ([`CONTRACT`]), or the floor given.
+    fn tol(&self, lp: &Lcp, idx: &[usize]) -> f64 {
+        let lmax = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
+        let (an, bn) = self.norms;
+        self.tol.max(0.1 * CONTRACT * (an * lmax + bn))
+    }
+
     /// Factors `A_CC + εI` on the island's clamped rows, in the island's order. Rows
     /// that cannot be factored (a zero row) leave `C`.
     fn factor(&self, lp: &mut Lcp, idx: &[usize]) -> Envelope {
@@ -348,9 +460,53 @@ impl Work<'_> {
         }
         let g = self.graph;
         for &i in idx {
-            lp.a[i] = (g.diag[i] + self.eps) * lp.lambda[i]
+            lp.a[i] = g.diag[i] * (1.0 + self.eps) * lp.lambda[i]
                 + g.adj[i].iter().map(|(j, v)| v * lp.lambda[*j]).sum::<f64>()
                 - self.b[i];
+        }
+    }
+
+    /// Refines an island's answer on its final clamped set: the regularized
+    /// factor `A_CC (1 + ε)` solves for the residual of the true `A`,
+    ///
+    /// ```text
+    /// λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)      (twice)
+    /// ```
+    ///
+    /// (a proximal-point step: each shrinks `a_C` by a factor of about `ε`
+    /// relative to the row's scale, and for a singular, consistent `A_CC` it
+    /// converges to an exact solution). Without it a row's `a_C` stays off by
+    /// `ε A_ii λ_i`, which masses spanning decades turn into 1e-9 m/s² on a
+    /// light ball. `a` is then taken with the true `A`.
+    fn refine(&self, lp: &mut Lcp, idx: &[usize]) {
+        let g = self.graph;
+        let f = self.factor(lp, idx);
+        let mul = |l: &[f64], i: usize| g.diag[i] * l[i] + g.adj[i].iter().map(|(j, v)| v * l[*j]).sum::<f64>();
+        let residual = |l: &[f64]| f.order.iter().map(|&i| (self.b[i] - mul(l, i)).abs()).fold(0.0, f64::max);
+        let mut worst = residual(&lp.lambda);
+        for _ in 0..REFINE {
+            let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - mul(&lp.lambda, i)).collect();
+            let dx = f.solve(&r);
+            let before: Vec<f64> = f.order.iter().map(|&i| lp.lambda[i]).collect();
+            for (p, &i) in f.order.iter().enumerate() {
+                lp.lambda[i] += dx[p];
+            }
+            // A clamped set that is not consistent (`b_C` off the range of a
+            // singular `A_CC` by round-off) sends the step along the null
+            // space: kept only when it lowers the residual and keeps `λ_C ≥ 0`.
+            let after = residual(&lp.lambda);
+            if after.partial_cmp(&worst) != Some(std::cmp::Ordering::Less)
+                || f.order.iter().any(|&i| i >= self.neq && lp.lambda[i] < 0.0)
+            {
+                for (p, &i) in f.order.iter().enumerate() {
+                    lp.lambda[i] = before[p];
+                }
+                break;
+            }
+            worst = after;
+        }
+        for &i in idx {
+            lp.a[i] = mul(&lp.lambda, i) - self.b[i];
         }
     }
 
@@ -382,7 +538,7 @@ impl Work<'_> {
         let mut first_scale = 0.0;
         for round in 0..BLOCK_ROUNDS {
             self.solve_clamped(lp, idx);
-            let tol = if round == 0 { self.warm_slack } else { self.tol };
+            let tol = self.tol(lp, idx);
             let clamped = self.clamped_list(lp);
             let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
             if round == 0 {
@@ -445,6 +601,42 @@ impl Work<'_> {
         }
     }
 
+    /// Finishes an island whose pivoting ran past its budget: the interior
+    /// point ([`crate::ipm`]) from where the pivots left it, then a crossover:
+    /// the rows it holds (`λ_i A_ii > a_i`) solved as a clamped set, kept when
+    /// that is complementary; otherwise the interior point's answer stands
+    /// (complementary to its tolerance, every `λ_i > 0`, `a_i ≈ s_i ≥ 0`).
+    fn interior(&mut self, lp: &mut Lcp, idx: &[usize], pivots: usize) {
+        let h = self.graph.restrict(idx);
+        let b: Vec<f64> = idx.iter().map(|&i| self.b[i]).collect();
+        let eq: Vec<bool> = idx.iter().map(|&i| i < self.neq).collect();
+        let l0: Vec<f64> = idx.iter().map(|&i| lp.lambda[i]).collect();
+        let a0: Vec<f64> = idx.iter().map(|&i| lp.a[i]).collect();
+        let x = ipm::solve(&h, &b, &eq, self.eps, Some((&l0, &a0)));
+        if !x.converged {
+            lp.capped = Some(Cap { rows: idx.len(), pivots, why: Stop::Interior(x.iterations) });
+            return;
+        }
+        for (l, &i) in idx.iter().enumerate() {
+            lp.clamped[i] = eq[l] || x.lambda[l] * h.diag[l] > x.slack[l];
+        }
+        self.solve_clamped(lp, idx);
+        let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
+        let tol = self.tol(lp, idx);
+        let crossed = idx
+            .iter()
+            .all(|&i| i < self.neq || if lp.clamped[i] { lp.lambda[i] >= -1e-12 * scale } else { lp.a[i] >= -tol });
+        if !crossed {
+            let a = h.mul(&x.lambda);
+            for (l, &i) in idx.iter().enumerate() {
+                lp.lambda[i] = x.lambda[l];
+                lp.a[i] = a[l] - b[l];
+            }
+        }
+        let clamped = self.clamped_list(lp);
+        self.record(lp, Vec::new(), Vec::new(), clamped);
+    }
+
     /// Dantzig's principal pivoting (Baraff 1994) on one island, from a clamped
     /// set with `λ_C ≥ 0` (`E` alone on a small cold problem):
     /// each inequality `d` with `a_d < 0` is driven to zero along
@@ -456,9 +648,10 @@ impl Work<'_> {
     /// by the largest step that keeps `λ_C ≥ 0` and `a_N ≥ 0` (the ratio test);
     /// the blocking index changes side and the drive resumes until `a_d = 0`.
     /// Rows with `a_i ≥ −tol` are not driven.
-    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize], tol: f64) {
+    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize]) {
         self.solve_clamped(lp, idx);
-        let max_pivots = self.max_pivots.unwrap_or(PIVOTS_PER_ROW * idx.len() + 20);
+        let max_pivots = self.limits.cap.unwrap_or(PIVOTS_PER_ROW * idx.len() + 20);
+        let budget = self.limits.budget.unwrap_or(BUDGET_PIVOTS + idx.len() / BUDGET_ROWS_PER_PIVOT);
         let mut pivots = 0;
         let mut f = self.factor(lp, idx);
         // Rows pushed by pivots go at the factor's end, their envelope back to
@@ -470,6 +663,7 @@ impl Work<'_> {
         let large = idx.len() > LARGE_ISLAND;
         let (mut base, mut cost, mut extra) = (f.stored(), f.factor_work(), 0);
         loop {
+            let tol = self.tol(lp, idx);
             let next = idx
                 .iter()
                 .copied()
@@ -479,7 +673,11 @@ impl Work<'_> {
             let a_start = lp.a[d];
             loop {
                 if pivots >= max_pivots {
-                    lp.capped = Some(Cap { rows: idx.len(), pivots, infeasible: false });
+                    lp.capped = Some(Cap { rows: idx.len(), pivots, why: Stop::Pivots });
+                    return;
+                }
+                if pivots >= budget {
+                    self.interior(lp, idx, pivots);
                     return;
                 }
                 pivots += 1;
@@ -497,7 +695,7 @@ impl Work<'_> {
                 // Δa = A Δλ on the rows the support touches.
                 let mut touched = Vec::new();
                 for &(j, dl) in &support {
-                    for &(i, v) in self.graph.adj[j].iter().chain([&(j, self.graph.diag[j] + self.eps)]) {
+                    for &(i, v) in self.graph.adj[j].iter().chain([&(j, self.graph.diag[j] * (1.0 + self.eps))]) {
                         if self.da[i] == 0.0 {
                             touched.push(i);
                         }
@@ -520,7 +718,7 @@ impl Work<'_> {
                     }
                 }
                 for &i in &touched {
-                    if !lp.clamped[i] && i != d && i >= self.neq && self.da[i] < -tiny && lp.a[i] >= -self.tol {
+                    if !lp.clamped[i] && i != d && i >= self.neq && self.da[i] < -tiny && lp.a[i] >= -tol {
                         consider(-lp.a[i] / self.da[i], i);
                     }
                 }
@@ -529,7 +727,7 @@ impl Work<'_> {
                     for &i in &touched {
                         self.da[i] = 0.0;
                     }
-                    lp.capped = Some(Cap { rows: idx.len(), pivots, infeasible: true });
+                    lp.capped = Some(Cap { rows: idx.len(), pivots, why: Stop::Infeasible });
                     return;
                 };
                 for &(i, dl) in &support {
@@ -592,10 +790,10 @@ mod tests {
         let (rows, b) = column(6);
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0; 12]);
-        let capped = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, Some(2));
-        assert_eq!(capped.capped, Some(Cap { rows: 6, pivots: 2, infeasible: false }));
+        let capped = solve(&g, &b, 0, &[], 1e-12, usize::MAX, Limits { cap: Some(2), budget: None });
+        assert_eq!(capped.capped, Some(Cap { rows: 6, pivots: 2, why: Stop::Pivots }));
         assert!(capped.capped.unwrap().sentence().contains("cap of 2 pivots on an island of 6 rows"));
-        let whole = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, None);
+        let whole = solve(&g, &b, 0, &[], 1e-12, usize::MAX, Limits::default());
         assert_eq!(whole.capped, None);
         for i in 0..b.len() {
             assert!(whole.lambda[i] >= 0.0 && whole.a[i] >= -1e-9 && (whole.lambda[i] * whole.a[i]).abs() < 1e-9);
@@ -644,17 +842,23 @@ mod tests {
                 ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 0.5
             })
             .collect();
-        let predicted = solve(&g, &b, 0, &[], 1e-12, 0.0, PREDICT_ROWS, None);
-        let pivoted = solve(&g, &b, 0, &[], 1e-12, 0.0, usize::MAX, None);
-        for l in [&predicted, &pivoted] {
+        let predicted = solve(&g, &b, 0, &[], 1e-12, PREDICT_ROWS, Limits::default());
+        let unbounded = Limits { cap: None, budget: Some(usize::MAX) };
+        let pivoted = solve(&g, &b, 0, &[], 1e-12, usize::MAX, unbounded);
+        // Past a budget of 10 pivots, the interior point finishes.
+        let finished = solve(&g, &b, 0, &[], 1e-12, usize::MAX, Limits { cap: None, budget: Some(10) });
+        for l in [&predicted, &pivoted, &finished] {
             assert!(l.capped.is_none());
             for i in 0..m {
                 assert!(l.lambda[i] >= 0.0 && l.a[i] >= -1e-9 && (l.lambda[i] * l.a[i]).abs() < 1e-9, "row {i}");
             }
         }
-        for i in 0..m {
-            assert!((predicted.a[i] - pivoted.a[i]).abs() < 1e-9, "a_{i}: {} vs {}", predicted.a[i], pivoted.a[i]);
+        for l in [&predicted, &finished] {
+            for i in 0..m {
+                assert!((l.a[i] - pivoted.a[i]).abs() < 1e-9, "a_{i}: {} vs {}", l.a[i], pivoted.a[i]);
+            }
         }
+        assert!(finished.rounds.len() < 20, "{} rounds", finished.rounds.len());
         assert!(
             predicted.rounds.len() < pivoted.rounds.len() / 2,
             "{} vs {} rounds",
@@ -665,10 +869,9 @@ mod tests {
 
     /// A large island warm from a set that is not quite the answer (a pile
     /// settling: a few rows must enter or leave) ends, by block moves or by
-    /// Dantzig from the warm set, driving only rows violating by more than
-    /// the warm slack, complementary to that slack.
+    /// Dantzig from the warm set, within the contract ([`CONTRACT`]).
     #[test]
-    fn a_large_warm_island_a_few_rows_off_ends_complementary_within_the_slack() {
+    fn a_large_warm_island_a_few_rows_off_ends_within_the_contract() {
         let (cols, layers) = (12, 10);
         let ball = |i: usize, j: usize| 2 * (j * cols + i);
         let mut rows = Vec::new();
@@ -693,7 +896,7 @@ mod tests {
         assert!(m > LARGE_ISLAND, "{m} rows");
         // Gravity down every column, sideways pushes in alternate directions.
         let b: Vec<f64> = (0..m).map(|i| if i % 2 == 0 { 9.81 } else { 0.5 - (i % 4) as f64 * 0.5 }).collect();
-        let cold = solve_lcp(&g, &b, 0, &[], 1e-9, 0.0);
+        let cold = solve_lcp(&g, &b, 0, &[], 0.0);
         assert!(cold.capped.is_none());
         // The next step: b moved a little, and a warm set with 6 rows flipped.
         let b2: Vec<f64> = b.iter().enumerate().map(|(i, v)| v + 0.05 * ((i % 7) as f64 - 3.0)).collect();
@@ -701,22 +904,31 @@ mod tests {
         for i in [3, 17, 40, 77, 120, 150] {
             warm[i] = !warm[i];
         }
-        let slack = 1e-2;
-        let l = solve_lcp(&g, &b2, 0, &warm, 1e-9, slack);
+        let l = solve_lcp(&g, &b2, 0, &warm, 0.0);
         assert!(l.capped.is_none());
         assert!(l.rounds.len() > 1, "the warm set was not the answer: pivots were needed");
-        let a = g.mul(&l.lambda).iter().zip(&b2).map(|(x, y)| x - y).collect::<Vec<_>>();
-        let scale = l.lambda.iter().fold(1.0_f64, |s, v| s.max(v.abs()));
-        #[allow(clippy::needless_range_loop)]
+        let ratio = contract_ratio(&g, &b2, 0, &l.lambda);
+        assert!(ratio <= 1.0, "{ratio}");
         for i in 0..m {
-            assert!(l.lambda[i] >= 0.0, "λ_{i} = {}", l.lambda[i]);
-            assert!(a[i] >= -slack - 1e-9 * scale, "a_{i} = {}", a[i]);
-            if l.clamped[i] {
-                // Off by the regularization's ε λ only (ε = 1e-10 max A_ii).
-                assert!(a[i].abs() <= 1e-8 * scale, "clamped a_{i} = {}", a[i]);
-            } else {
-                assert!(l.lambda[i] == 0.0);
-            }
+            assert!(l.lambda[i] >= 0.0 && (l.clamped[i] || l.lambda[i] == 0.0), "λ_{i} = {}", l.lambda[i]);
+        }
+    }
+
+    /// The contract's ratio: 0 at an exact answer, past 1 when a free row
+    /// sinks by more than `ε_a`, whatever the units (`A` and `b` scaled).
+    #[test]
+    fn the_contract_is_relative_to_the_problem_s_scale() {
+        let rows = [SparseRow::from_entries(&[(0, 1.0)]), SparseRow::from_entries(&[(0, 1.0), (1, 1.0)])];
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        for unit in [1e-6, 1.0, 1e6] {
+            let g = SchurGraph::new(&refs, &[unit, unit]);
+            // b = (1, 1) unit: λ = (1, 0) holds row 0 (a = 0) and leaves row 1 at a = 0.
+            let b = [unit, unit];
+            assert!(contract_ratio(&g, &b, 0, &[1.0, 0.0]) < 1e-6);
+            // λ_0 off by 1e-8: both rows sink by 1e-8 unit, and
+            // ε_a = 1e-9 (‖A‖ ‖λ‖ + ‖b‖) = 1e-9 (3 + 1) unit: 2.5 times it.
+            let r = contract_ratio(&g, &b, 0, &[1.0 - 1e-8, 0.0]);
+            assert!((r - 2.5).abs() < 1e-3, "unit {unit}: {r}");
         }
     }
 
@@ -733,11 +945,11 @@ mod tests {
         let refs: Vec<&SparseRow> = rows.iter().collect();
         let g = SchurGraph::new(&refs, &[1.0; 4]);
         let b = [1.0, -0.5, 2.0];
-        let cold = solve_lcp(&g, &b, 0, &[], 1e-12, 0.0);
+        let cold = solve_lcp(&g, &b, 0, &[], 1e-12);
         assert!(cold.capped.is_none());
-        let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12, 0.0);
+        let warm = solve_lcp(&g, &b, 0, &cold.clamped, 1e-12);
         assert_eq!(warm.rounds.len(), 1);
-        let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12, 0.0);
+        let wrong = solve_lcp(&g, &b, 0, &[true, true, true], 1e-12);
         for l in [&warm, &wrong] {
             for i in 0..3 {
                 assert!((l.lambda[i] - cold.lambda[i]).abs() < 1e-9);

@@ -33,7 +33,8 @@
 //! | [`body`] | foundations | bodies, their coordinates in `q`, `M(q)`, point kinematics `p`, `P`, `Ṗ q̇` | `curve` |
 //! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
 //! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
-//! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `schur` |
+//! | [`ipm`] | foundations | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
+//! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
 //! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint` |
 //! | [`model`] | model | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves | `constraint`, `model`, `schur` |
@@ -65,6 +66,7 @@ pub mod events;
 pub mod exact;
 pub mod impulse;
 pub mod input;
+pub mod ipm;
 pub mod kkt;
 pub mod lanes;
 pub mod lcp;

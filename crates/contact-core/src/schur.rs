@@ -194,12 +194,12 @@ pub struct Envelope {
     /// Offset of each factor row in `vals`; row `i` holds `L[i, first(i)..=i]`.
     start: Vec<usize>,
     vals: Vec<f64>,
-    /// Added `ε` on the diagonal (0: the exact `A_SS`).
+    /// `A_ii (1 + ε)` on the diagonal: the relative `ε` (0: the exact `A_SS`).
     shift: f64,
 }
 
 impl Envelope {
-    /// An empty factor over a graph of `m` rows, with `shift` added to the diagonal.
+    /// An empty factor over a graph of `m` rows, with each `A_ii` made `A_ii (1 + shift)`.
     pub fn new(m: usize, shift: f64) -> Self {
         Envelope { pos: vec![usize::MAX; m], shift, ..Default::default() }
     }
@@ -220,7 +220,7 @@ impl Envelope {
     /// its pivot is below `rel_tol · A_ii`: the row depends on those taken.
     pub fn push(&mut self, g: &SchurGraph, i: usize, rel_tol: f64) -> bool {
         let n = self.order.len();
-        let aii = g.diag[i] + self.shift;
+        let aii = g.diag[i] * (1.0 + self.shift);
         if !(aii.is_finite() && aii > 0.0) {
             return false;
         }

@@ -222,10 +222,8 @@ impl World {
                 active[k] = true;
                 problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining, h);
             }
-            let tau = self.settings.tau;
-            let warm_slack = self.settings.tol.active / (tau * tau);
             asleep.set_aside(&mut active, &mut self.active_set.handled);
-            let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol, warm_slack };
+            let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol };
             let mut trace = Trace::new(algorithm);
             let mut sol = solver.solve(&ctx, &mut self.active_set, &mut trace);
             asleep.hold_still(&mut sol.qdd);
@@ -464,7 +462,7 @@ fn flush_tiny(qd: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lcp::Cap;
+    use crate::lcp::{Cap, Stop};
 
     /// A step any of whose solves stopped short ends with [`StepStatus::Unsolved`],
     /// naming the island and the cap; one whose solves all ended does not.
@@ -472,7 +470,7 @@ mod tests {
     fn a_capped_trace_makes_the_step_unsolved() {
         let mut traces = vec![Trace::new(Algorithm::Exact), Trace::new(Algorithm::Exact)];
         assert_eq!(unsolved(&traces), None);
-        traces[1].capped = Some(Cap { rows: 812, pivots: 16260, infeasible: false });
+        traces[1].capped = Some(Cap { rows: 812, pivots: 16260, why: Stop::Pivots });
         let status = unsolved(&traces).expect("unsolved");
         let cause = status.stop_cause().expect("a cause").to_string();
         assert!(cause.contains("cap of 16260 pivots on an island of 812 rows"), "{cause}");

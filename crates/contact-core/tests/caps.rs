@@ -79,7 +79,7 @@ fn the_exact_solver_ends_on_a_fully_dependent_problem() {
     let g = SchurGraph::new(&rows, &[1.0, 1.0]);
     let b: Vec<f64> = (0..40).map(|i| 1.0 + 0.01 * i as f64).collect();
     for warm in [vec![], vec![true; 40], (0..40).map(|i| i % 2 == 0).collect()] {
-        let lcp = solve_lcp(&g, &b, 0, &warm, 1e-9, 0.0);
+        let lcp = solve_lcp(&g, &b, 0, &warm, 1e-9);
         assert!(lcp.lambda.iter().all(|l| l.is_finite() && *l >= 0.0), "{:?}", lcp.lambda);
         assert!(lcp.rounds.len() <= 40 + 40 + 20 * 40 + 20, "{} rounds", lcp.rounds.len());
         let pushed: f64 = lcp.lambda.iter().sum::<f64>() * 2.0;

@@ -123,12 +123,12 @@ fn oracle(p: &Problem) -> Option<DVector<f64>> {
     None
 }
 
-/// Exact on `p` from `warm` (the handled set a previous step would leave),
-/// accepting the warm set within `warm_slack`; whether it hit its pivot cap.
-fn solve_exact(p: &Problem, warm: &[bool], warm_slack: f64) -> (ContactProblem, KktSolution, bool) {
+/// Exact on `p` from `warm` (the handled set a previous step would leave);
+/// whether it stopped short (its pivot cap, or a missed contract).
+fn solve_exact(p: &Problem, warm: &[bool]) -> (ContactProblem, KktSolution, bool) {
     let cp = contact_problem(p);
     let active: Vec<bool> = (0..p.rows.len()).map(|k| k >= p.neq).collect();
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack };
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
     let mut set = ActiveSet::new(p.rows.len());
     for k in p.neq..p.rows.len() {
         set.handled[k] = warm.get(k).copied().unwrap_or(false);
@@ -149,7 +149,7 @@ fn same_qdd(qdd: &[f64], expected: &DVector<f64>) -> Result<(), TestCaseError> {
 
 /// Exact from `warm` (the handled set a previous step would leave) agrees with the oracle.
 fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
-    let (cp, sol, capped) = solve_exact(p, warm, 0.0);
+    let (cp, sol, capped) = solve_exact(p, warm);
     prop_assert!(!capped);
     prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
     let expected = oracle(p).expect("feasible by construction, so a complementary set exists");
@@ -167,29 +167,6 @@ fn check_exact(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The world's warm slack: `tol.active / τ²` with the default tolerance and
-/// the scenes' τ = 10 ms.
-const WORLD_SLACK: f64 = 1e-6 / (1e-2 * 1e-2);
-
-/// Exact as the world runs it: warm, accepting the warm set when no free row
-/// tends to violate by more than [`WORLD_SLACK`]. What the slack allows, and
-/// no more: every inequality has `J q̈ − d ≥ −slack`, and the answer is the
-/// oracle's (to 1e-6) for the problem whose `d` is lowered, row by row, by
-/// the violation the slack let through (at most the slack).
-fn check_exact_with_slack(p: &Problem, warm: &[bool]) -> Result<(), TestCaseError> {
-    let (cp, sol, _) = solve_exact(p, warm, WORLD_SLACK);
-    prop_assert!(sol.qdd.iter().chain(&sol.lambda).all(|v| v.is_finite()));
-    let mut relaxed = p.clone();
-    for k in p.neq..p.rows.len() {
-        let a = cp.tendency(k, &sol.qdd);
-        prop_assert!(a >= -WORLD_SLACK * (1.0 + 1e-9), "J q̈ − d = {a:e} for inequality {k}, past the slack");
-        prop_assert!(sol.lambda[k] >= 0.0, "λ[{k}] = {:e}", sol.lambda[k]);
-        relaxed.d[k] += a.min(0.0);
-    }
-    let expected = oracle(&relaxed).expect("the relaxed problem is feasible: q̈ of the solve satisfies it");
-    same_qdd(&sol.qdd, &expected)
-}
-
 proptest! {
     // A fixed seed: the same 4000 problems on every run, so CI cannot flake.
     #![proptest_config(ProptestConfig { cases: 4000, rng_seed: proptest::test_runner::RngSeed::Fixed(20070308), ..ProptestConfig::default() })]
@@ -204,12 +181,6 @@ proptest! {
     #[test]
     fn warm_started_exact_agrees_with_brute_force(p in problems(), warm in proptest::collection::vec(any::<bool>(), 8)) {
         check_exact(&p, &warm)?;
-    }
-
-    /// The same, as the world runs it (with its warm slack).
-    #[test]
-    fn exact_with_the_world_s_warm_slack_is_exact_for_a_problem_within_the_slack(p in problems(), warm in proptest::collection::vec(any::<bool>(), 8)) {
-        check_exact_with_slack(&p, &warm)?;
     }
 }
 
@@ -231,7 +202,7 @@ fn nearly_parallel_rows_regression() {
     };
     let cp = contact_problem(&p);
     let active = [false, true, true, true];
-    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default(), warm_slack: 0.0 };
+    let ctx = SolveContext { problem: &cp, active: &active, tol: Tolerances::default() };
     let mut set = ActiveSet::new(4);
     let sol = Algorithm::Exact.solver().solve(&ctx, &mut set, &mut Trace::new(Algorithm::Exact));
     let expected = oracle(&p).unwrap();
@@ -280,7 +251,7 @@ fn exact_is_the_oracle_on_hyperstatic_cases() {
         let expected = oracle(&p).unwrap_or_else(|| panic!("{what}: the oracle finds a complementary set"));
         let scale = 1.0 + expected.amax();
         for warm in [Vec::new(), vec![true; p.rows.len()]] {
-            let (cp, sol, capped) = solve_exact(&p, &warm, 0.0);
+            let (cp, sol, capped) = solve_exact(&p, &warm);
             assert!(!capped, "{what}: capped");
             for i in 0..sol.qdd.len() {
                 assert!(
@@ -298,4 +269,96 @@ fn exact_is_the_oracle_on_hyperstatic_cases() {
             }
         }
     }
+}
+
+/// Issue 26, item 2: the sweep. Three balls of 1e-4, 1 and 1e4 kg (8
+/// decades) dropped into a box narrower than two balls wedge against each
+/// other and the walls. At states of a real run for every `h` of 0.1, 1 and
+/// 10 ms, eq. (6)'s problem is built for every `τ` of 0.1, 1, 10 and 100 ms
+/// (Baumgarte's `d` of eq. (5) with the state's penetrations), on the rows
+/// that touch and do not separate. Exact, cold and warm from the run's
+/// handled set, has the oracle's `q̈` to 1e-9 relative (of `‖q̈‖ + ‖M⁻¹ f‖`,
+/// the problem's scale of accelerations), never stops short, and meets its
+/// contract; the worst contract ratio over the sweep is printed.
+#[test]
+fn exact_is_the_oracle_over_tau_h_and_eight_decades_of_mass() {
+    let text = r#"Scene(name: "wedged", gravity: (0, -9.81),
+        bodies: [
+            Ball(name: "heavy", position: (0.05, 0.06), mass: 1e4, radius: 0.05),
+            Ball(name: "middle", position: (0.125, 0.16), mass: 1, radius: 0.05),
+            Ball(name: "light", position: (0.05, 0.26), mass: 1e-4, radius: 0.05),
+        ],
+        walls: [(name: "floor", normal: (0, 1), offset: 0), (name: "left", normal: (1, 0), offset: 0),
+                (name: "right", normal: (-1, 0), offset: -0.175)],
+        ball_pairs: true,
+        solver: (algorithm: Exact, restitution: 0.2))"#;
+    let (mut worst_ratio, mut checked, mut most) = (0.0_f64, 0, 0);
+    for h in [1e-4, 1e-3, 1e-2] {
+        let mut w = contact_core::scene::parse(text, "wedged", &Default::default()).expect("parses").world;
+        let steps = (0.4 / h) as usize;
+        for step in 0..steps {
+            let r = w.step(h);
+            assert_eq!(r.status, contact_core::StepStatus::Ok, "h = {h}: step {step}");
+            if step % (steps / 8).max(1) != 0 {
+                continue;
+            }
+            for tau in [1e-4, 1e-3, 1e-2, 1e-1] {
+                let cp = ContactProblem::new(&w.model, &w.state, tau);
+                let tol = w.settings.tol;
+                let rows: Vec<usize> = (0..cp.rows.len())
+                    .filter(|&k| {
+                        let r = &cp.rows[k];
+                        r.g <= tol.active && r.row.dot(&w.state.qd) <= tol.separating
+                    })
+                    .collect();
+                if rows.is_empty() {
+                    continue;
+                }
+                let n = cp.minv.len();
+                let p = Problem {
+                    mass: cp.minv.iter().map(|v| 1.0 / v).collect(),
+                    f: cp.f.clone(),
+                    rows: rows
+                        .iter()
+                        .map(|&k| {
+                            let mut dense = vec![0.0; n];
+                            for (i, v) in cp.rows[k].row.entries() {
+                                dense[*i] = *v;
+                            }
+                            dense
+                        })
+                        .collect(),
+                    d: rows.iter().map(|&k| cp.d[k]).collect(),
+                    neq: 0,
+                };
+                assert!(rows.len() <= 14, "{} rows", rows.len());
+                most = most.max(rows.len());
+                let expected = oracle(&p).expect("a complementary set exists");
+                let free = cp.accelerations(&[]).iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+                let scale = expected.amax() + free;
+                let warm: Vec<bool> = rows.iter().map(|&k| w.active_set.handled[k]).collect();
+                for warm in [Vec::new(), warm] {
+                    let (cp2, sol, capped) = solve_exact(&p, &warm);
+                    assert!(!capped, "h = {h}, τ = {tau}: stopped short");
+                    for i in 0..n {
+                        assert!(
+                            (sol.qdd[i] - expected[i]).abs() <= 1e-9 * scale,
+                            "h = {h}, τ = {tau}, step {step}: q̈[{i}] = {:e}, oracle {:e}",
+                            sol.qdd[i],
+                            expected[i]
+                        );
+                    }
+                    let graph = cp2.graph(&(0..p.rows.len()).collect::<Vec<_>>());
+                    let b = cp2.rhs(&(0..p.rows.len()).collect::<Vec<_>>(), &cp2.accelerations(&[]));
+                    let ratio = contact_core::lcp::contract_ratio(&graph, &b, 0, &sol.lambda);
+                    assert!(ratio <= 1.0, "h = {h}, τ = {tau}: contract ratio {ratio}");
+                    worst_ratio = worst_ratio.max(ratio);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 100, "{checked} problems");
+    println!("{checked} problems of up to {most} rows; worst contract ratio {worst_ratio:.3e}");
+    assert!(most >= 5, "the balls wedge: {most} rows touch");
 }

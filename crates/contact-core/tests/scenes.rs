@@ -462,19 +462,21 @@ fn proximity_rows_move_the_billiard_as_fixed_rows_do() {
 }
 
 /// A settled pile is hyperstatic (more touching contacts than degrees of
-/// freedom): Exact keeps the previous step's handled set within its warm slack
-/// (`tol.active / τ²`) instead of chasing round-off tendencies, which cost ~84
-/// pivots a step before. Settled, it takes a few solves a step, no event, and
-/// no contact goes past the active tolerance. (Under Moreau's law, issue 15,
-/// the landing leaves `p24` perched on a neighbour; it rolls off between 2.0
-/// and 2.85 s, the growth of an unstable equilibrium, `e^{t/0.09 s}`, and the
-/// pile is still from 3.5 s.)
+/// freedom). Exact holds it to its contract at every step (issue 26: no warm
+/// slack any more): settled, no event, no contact past the active tolerance,
+/// at the price of pivots through the pile's equivalent handled sets (74
+/// solves a step measured at 30 balls, against 3–8 with the slack of
+/// `tol.active / τ²` that accepted free rows sinking by up to 0.01 m/s²).
+/// (Under Moreau's law, issue 15, the landing leaves `p24` perched on a
+/// neighbour; it rolls off within the first 5 s, the growth of an unstable
+/// equilibrium, `e^{t/0.09 s}`: since issue 26's contract the last ball
+/// moves at t = 4.87 s, so the watch starts at 5.5 s.)
 #[test]
 fn a_settled_pile_keeps_its_handled_set_under_exact() {
     let mut w = load("ball-pile.ron", &Overrides { balls: Some(30), ..Default::default() }).world;
     w.settings.algorithm = Algorithm::Exact;
     let h = 1e-3;
-    while w.state.t < 4.7 {
+    while w.state.t < 5.5 {
         w.step(h);
     }
     let (mut solves, mut events, mut worst) = (0, 0, 0.0_f64);
@@ -482,11 +484,12 @@ fn a_settled_pile_keeps_its_handled_set_under_exact() {
         let r = w.step(h);
         solves += r.solves;
         events += r.events.len();
+        assert_eq!(r.status, StepStatus::Ok, "every step meets Exact's contract");
         worst = worst.max(r.max_violation);
     }
     assert!(w.model.kinetic_energy(&w.state) < 1e-9, "settled");
     assert_eq!(events, 0);
-    assert!(solves <= 300 * 8, "{} solves a step", solves as f64 / 300.0);
+    assert!(solves <= 300 * 100, "{} solves a step", solves as f64 / 300.0);
     assert!(worst <= w.settings.tol.active, "penetration {worst:e}");
 }
 
