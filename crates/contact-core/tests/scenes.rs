@@ -463,10 +463,11 @@ fn proximity_rows_move_the_billiard_as_fixed_rows_do() {
 
 /// A settled pile is hyperstatic (more touching contacts than degrees of
 /// freedom). Exact holds it to its contract at every step (issue 26: no warm
-/// slack any more): settled, no event, no contact past the active tolerance,
-/// at the price of pivots through the pile's equivalent handled sets (74
-/// solves a step measured at 30 balls, against 3–8 with the slack of
-/// `tol.active / τ²` that accepted free rows sinking by up to 0.01 m/s²).
+/// slack any more, which accepted free rows sinking by up to `tol.active /
+/// τ²`): settled, no event, no contact past the active tolerance, and about
+/// one solve a step (1.03 measured), because each step hands the next a
+/// basis of its handled set, not the dependent set a hyperstatic pile
+/// holds (without it: 74 solves a step).
 /// (Under Moreau's law, issue 15, the landing leaves `p24` perched on a
 /// neighbour; it rolls off within the first 5 s, the growth of an unstable
 /// equilibrium, `e^{t/0.09 s}`: since issue 26's contract the last ball
@@ -489,7 +490,7 @@ fn a_settled_pile_keeps_its_handled_set_under_exact() {
     }
     assert!(w.model.kinetic_energy(&w.state) < 1e-9, "settled");
     assert_eq!(events, 0);
-    assert!(solves <= 300 * 100, "{} solves a step", solves as f64 / 300.0);
+    assert!(solves <= 300 * 2, "{} solves a step", solves as f64 / 300.0);
     assert!(worst <= w.settings.tol.active, "penetration {worst:e}");
 }
 
