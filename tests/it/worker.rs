@@ -165,3 +165,34 @@ fn a_worker_that_is_not_waited_for_reaches_the_same_state() {
     }
     assert_eq!(world.state_hash(), app.world().resource::<Lab>().world.state_hash());
 }
+
+/// A frame that owes several steps launches them as one batch on the worker
+/// (issue 26, item 5): the ball pile with 8 steps owed a frame ends in the
+/// bits of the core stepped alone, and the plots got a sample for every
+/// step, as one step a frame gives them.
+#[test]
+fn a_batch_of_steps_on_the_worker_is_the_same_steps_one_at_a_time() {
+    let scene = scene("ball-pile.ron");
+    let mut app = lab_app("ball-pile.ron", WorkerMode::Always);
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(
+        8.0 * scene.dt,
+    )));
+    let (mut most, mut guard) = (0, 0);
+    while steps(&app) < 400 {
+        let before = steps(&app);
+        app.update();
+        most = most.max(steps(&app) - before);
+        guard += 1;
+        assert!(guard < 400, "the lab does not step");
+    }
+    assert!(most > 1, "one update installed {most} steps at most: no batch");
+    let lab = app.world().resource::<Lab>();
+    let mut alone = scene.world.clone();
+    for _ in 0..lab.world.steps {
+        alone.step(scene.dt);
+    }
+    assert_eq!(lab.world.state_hash(), alone.state_hash(), "after {} steps", lab.world.steps);
+    let history = app.world().resource::<contact_lab::app::history::History>();
+    // The first sample is the scene's start.
+    assert_eq!(history.t.len() as u64, 1 + lab.world.steps / history.stride, "a plot sample for every step");
+}

@@ -12,9 +12,10 @@
 //! owes while the frame rate drops by at most that share. Frames up to 2 s
 //! long owe their whole time (Bevy's virtual clock would drop what a frame
 //! takes past 250 ms). While a step is in flight on a worker
-//! ([`crate::app::lab::worker`]) the ticks have nothing to run and are dropped,
-//! and so are those after a launch in the same frame: either way the run is
-//! behind, and the status bar says so.
+//! ([`crate::app::lab::worker`]) the ticks have nothing to run: they are owed
+//! to the next launch, which takes them as a batch of steps (at most
+//! [`crate::app::physics::MAX_BATCH`]; what is past it is dropped and the run
+//! is behind, and the status bar says so).
 
 use std::time::{Duration, Instant};
 
@@ -42,6 +43,9 @@ pub struct PhysicsBudget {
     over: bool,
     /// When steps were last dropped (wall clock).
     pub last_dropped: Option<Instant>,
+    /// Ticks that passed while a batch was in flight on a worker: the next
+    /// batch takes them ([`PhysicsBudget::take_owed`]).
+    owed: usize,
 }
 
 impl Default for PhysicsBudget {
@@ -56,6 +60,7 @@ impl Default for PhysicsBudget {
             steps_this_frame: 0,
             over: false,
             last_dropped: None,
+            owed: 0,
         }
     }
 }
@@ -82,6 +87,16 @@ impl PhysicsBudget {
         fixed.discard_overstep(Duration::MAX);
     }
 
+    /// The ticks owed since the last launch, taken by the next one (at most
+    /// `most`; more were dropped: the run is behind).
+    pub fn take_owed(&mut self, most: usize) -> usize {
+        let owed = std::mem::take(&mut self.owed);
+        if owed > most {
+            self.last_dropped = Some(Instant::now());
+        }
+        owed.min(most)
+    }
+
     /// The wall time this frame's steps may take.
     pub fn allowance(&self) -> Duration {
         self.budget.max(self.last_rest.mul_f64(self.share.max(0.0)))
@@ -103,10 +118,13 @@ fn start_frame_budget(mut budget: ResMut<PhysicsBudget>) {
 /// the fixed clock's backlog is discarded, which ends the frame's fixed loop.
 fn spend_frame_budget(mut budget: ResMut<PhysicsBudget>, mut fixed: ResMut<Time<Fixed>>, in_flight: Res<StepInFlight>) {
     if in_flight.waiting() {
-        // A step is in flight on a worker: this frame's ticks have nothing to run.
+        // A step is in flight on a worker: this frame's ticks have nothing to
+        // run now; they are owed to the next launch, which takes them as a
+        // batch (when it can; see `physics`).
+        let ticks = 1 + (fixed.overstep().as_secs_f64() / fixed.timestep().as_secs_f64().max(1e-12)) as usize;
+        budget.owed = budget.owed.saturating_add(ticks);
         fixed.discard_overstep(Duration::MAX);
         budget.over = true;
-        budget.last_dropped = Some(Instant::now());
     } else if budget.steps_this_frame > 0 && budget.spent > budget.allowance() {
         debug!(
             "physics budget: {} steps took {:?} of {:?}; {:?} of simulated time dropped",
