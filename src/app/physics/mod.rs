@@ -319,8 +319,7 @@ pub fn step_world(
     } else if worker.off_thread() {
         let mut world = lab.world.clone();
         let h = settings.h;
-        let owed = budget.take_owed(MAX_BATCH);
-        let steps = batch_len(&lab, &fixed, &settings, &batchable, owed);
+        let steps = batch_len(&lab, &fixed, &settings, &batchable, &mut budget);
         in_flight.launch(MAIN, move || {
             let mut done = Vec::with_capacity(steps);
             for _ in 0..steps {
@@ -383,15 +382,24 @@ pub struct Batchable<'w> {
 }
 
 /// The steps a launch takes: the ticks the frame still owes (this one
-/// included) and those `owed` while the last batch was in flight, up to
+/// included) and those owed while the last batch was in flight, up to
 /// [`MAX_BATCH`] and short of a pause time, or one when something could
 /// change between them (see the module docs).
-fn batch_len(lab: &Lab, fixed: &Time<Fixed>, settings: &StepSettings, b: &Batchable, owed: usize) -> usize {
+fn batch_len(
+    lab: &Lab,
+    fixed: &Time<Fixed>,
+    settings: &StepSettings,
+    b: &Batchable,
+    budget: &mut PhysicsBudget,
+) -> usize {
     let springs = b.drags.as_ref().is_some_and(|d| d.springs().next().is_some());
     let lanes = b.compare.as_ref().is_some_and(|c| c.on || !c.lanes.is_empty());
     if springs || lanes || !lab.given.is_empty() {
+        // The ticks owed are dropped: the run is behind.
+        budget.take_owed(0);
         return 1;
     }
+    let owed = budget.take_owed(MAX_BATCH);
     let now = 1 + (fixed.overstep().as_secs_f64() / fixed.timestep().as_secs_f64().max(1e-12)) as usize;
     let mut n = (now + owed).clamp(1, MAX_BATCH);
     if let Some(p) = b.pause.as_ref().filter(|p| !p.reached)
