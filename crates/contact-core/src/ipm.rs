@@ -28,15 +28,20 @@
 //! `ε` on the diagonal, and the residual is always taken with the true `A`, so
 //! the iterates converge to the problem's answer, not the regularized one.
 //!
-//! The pattern of `A + D` is the island's, whatever the iterate: it is factored
-//! in the island's own order (reverse Cuthill–McKee, [`crate::schur`]) with the
-//! envelope Cholesky, all rows at once. An iteration costs one factorization
-//! and two solves, and the iterations are few whatever the degeneracy (the
+//! The pattern of `A + D` is the island's, whatever the iterate: faer's
+//! supernodal sparse Cholesky analyses it once (AMD ordering) and factors
+//! each iteration's values into it. An iteration costs one numeric
+//! factorization and two solves, and the iterations are few whatever the degeneracy (the
 //! pivoting's cost grows with the number of rows that change side): that is
 //! the bound. It stops when the residual and every `λ_i s_i` are below
 //! [`TOL`] of the problem's scale (`‖A‖ ‖λ‖ + ‖b‖`), or after [`MAX_ITER`].
 
-use crate::schur::{Envelope, SchurGraph};
+use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
+use faer::sparse::{SparseColMat, Triplet};
+use faer::{Mat, Side};
+
+use crate::schur::SchurGraph;
 
 /// Relative accuracy the iterations stop at (of `‖A‖∞ ‖λ‖∞ + ‖b‖∞`).
 pub const TOL: f64 = 1e-13;
@@ -79,7 +84,10 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
             .unzip(),
         None => (0..n).map(|i| if eq[i] { (0.0, 0.0) } else { (l0, s0) }).unzip(),
     };
-    let mut work = h.clone();
+    let Some(mut newton) = Newton::new(h) else {
+        return Interior { lambda, slack, iterations: 0, converged: false };
+    };
+    let mut diag = vec![0.0; n];
     let mut d = vec![0.0; n];
     let mut iterations = 0;
     loop {
@@ -99,14 +107,14 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
         let mu = if nin == 0 { 0.0 } else { (0..n).map(|i| lambda[i] * slack[i]).sum::<f64>() / nin as f64 };
         for i in 0..n {
             d[i] = if eq[i] { eps * h.diag[i] } else { slack[i] / lambda[i] };
-            work.diag[i] = h.diag[i] + d[i];
+            diag[i] = h.diag[i] + d[i];
         }
-        let Some(f) = factor(&work) else {
+        let Some(f) = newton.factor(&diag) else {
             return Interior { lambda, slack, iterations, converged: false };
         };
         // Predictor (σ = 0).
         let rhs: Vec<f64> = (0..n).map(|i| if eq[i] { -r[i] } else { -r[i] - slack[i] }).collect();
-        let dl_aff = f.solve(&rhs);
+        let dl_aff = solve_with(&f, &rhs);
         let ds_aff: Vec<f64> = (0..n).map(|i| if eq[i] { 0.0 } else { -slack[i] - d[i] * dl_aff[i] }).collect();
         let alpha_aff = step(&lambda, &slack, &dl_aff, &ds_aff, eq, 1.0);
         let mu_aff = if nin == 0 {
@@ -123,7 +131,7 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
         let w: Vec<f64> =
             (0..n).map(|i| if eq[i] { 0.0 } else { (sigma * mu - dl_aff[i] * ds_aff[i]) / lambda[i] }).collect();
         let rhs: Vec<f64> = (0..n).map(|i| if eq[i] { -r[i] } else { -r[i] - slack[i] + w[i] }).collect();
-        let dl = f.solve(&rhs);
+        let dl = solve_with(&f, &rhs);
         let ds: Vec<f64> = (0..n).map(|i| if eq[i] { 0.0 } else { -slack[i] + w[i] - d[i] * dl[i] }).collect();
         let alpha = step(&lambda, &slack, &dl, &ds, eq, STEP_TO_BOUNDARY);
         for i in 0..n {
@@ -138,10 +146,47 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
     }
 }
 
-/// `A + D` factored in the graph's own order; `None` if a pivot is not positive.
-fn factor(g: &SchurGraph) -> Option<Envelope> {
-    let mut f = Envelope::new(g.len(), 0.0);
-    (0..g.len()).all(|i| f.push(g, i, 0.0)).then_some(f)
+/// The Newton matrix `A + D` on the island's pattern, which the iterations
+/// do not change: its lower triangle in compressed columns, where each
+/// diagonal entry sits, and the symbolic analysis (AMD ordering, elimination
+/// tree, supernodes) made once.
+struct Newton {
+    a: SparseColMat<usize, f64>,
+    diagonal: Vec<usize>,
+    symbolic: SymbolicLlt<usize>,
+}
+
+impl Newton {
+    fn new(h: &SchurGraph) -> Option<Self> {
+        let n = h.len();
+        let mut entries = Vec::with_capacity(n + h.adj.iter().map(Vec::len).sum::<usize>() / 2);
+        for i in 0..n {
+            entries.push(Triplet::new(i, i, h.diag[i]));
+            entries.extend(h.adj[i].iter().filter(|(j, _)| *j < i).map(|&(j, v)| Triplet::new(i, j, v)));
+        }
+        let a = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &entries).ok()?;
+        let (ptr, row) = (a.symbolic().col_ptr(), a.symbolic().row_idx());
+        let diagonal = (0..n).map(|j| (ptr[j]..ptr[j + 1]).find(|&p| row[p] == j)).collect::<Option<Vec<_>>>()?;
+        let symbolic = SymbolicLlt::try_new(a.symbolic(), Side::Lower).ok()?;
+        Some(Newton { a, diagonal, symbolic })
+    }
+
+    /// `A + D` with the diagonal `diag`, factored; `None` if it is not
+    /// positive definite to the machine.
+    fn factor(&mut self, diag: &[f64]) -> Option<Llt<usize, f64>> {
+        let vals = self.a.val_mut();
+        for (p, d) in self.diagonal.iter().zip(diag) {
+            vals[*p] = *d;
+        }
+        Llt::try_new_with_symbolic(self.symbolic.clone(), self.a.as_ref(), Side::Lower).ok()
+    }
+}
+
+/// `x` with `(A + D) x = rhs`.
+fn solve_with(f: &Llt<usize, f64>, rhs: &[f64]) -> Vec<f64> {
+    let mut x = Mat::<f64>::from_fn(rhs.len(), 1, |i, _| rhs[i]);
+    f.solve_in_place(x.as_mut());
+    (0..rhs.len()).map(|i| x[(i, 0)]).collect()
 }
 
 /// The largest `α ≤ 1` with `λ + α Δλ ≥ 0` and `s + α Δs ≥ 0` on the
