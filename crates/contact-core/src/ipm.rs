@@ -278,7 +278,7 @@ mod tests {
     }
 
     /// Equalities (a pendulum's rod, two dependent copies of it) beside an
-    /// inequality: the equalities hold to round-off, λ shared between copies.
+    /// inequality: the equalities hold to round-off, the inequality is complementary.
     #[test]
     fn dependent_equalities_hold() {
         let rows = [

@@ -648,8 +648,10 @@ impl Work<'_> {
         }
     }
 
-    /// Finishes an island whose pivoting ran past its budget: the interior
-    /// point ([`crate::ipm`]) from where the pivots left it, then a crossover:
+    /// Finishes an island with the interior point ([`crate::ipm`]): a large
+    /// island after its block rounds (from the method's own start), a small
+    /// one past its pivot budget (`warm`: from where the pivots left it, `λ`
+    /// and `a` shifted inside); `pivots` for a cap's report. Then a crossover:
     /// the rows it holds (`λ_i A_ii > a_i`) solved as a clamped set, kept when
     /// that is complementary; otherwise the interior point's answer stands
     /// (complementary to its tolerance, every `λ_i > 0`, `a_i ≈ s_i ≥ 0`).

@@ -9,7 +9,8 @@
 //! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
 //!   sparse, with a factorization that copes with dependent rows ([`schur`]).
 //! * [`algorithm`]: Platt (Algorithm 1), Platt improved (Algorithm 2), Right
-//!   (Algorithm 3) and [`exact`], the complementarity reference ([`lcp`]); each
+//!   (Algorithm 3) and [`exact`], the complementarity reference, exact to a
+//!   stated contract ([`lcp::CONTRACT`]; pivoting, then [`ipm`]); each
 //!   step's decisions are recorded in a [`Trace`].
 //! * [`World::step`]: one time step, with speculative contacts ([`speculative`]),
 //!   rewinds to first activations ([`events`]) and impacts ([`impulse`]); a
