@@ -63,10 +63,11 @@ pub struct Interior {
     pub converged: bool,
 }
 
-/// Solves the island's LCP, `h` its graph in local indices (factored in that
-/// order), `eq[i]` for its equalities, `eps` the relative diagonal shift of
-/// the equalities (`A_ii (1 + ε)`). `start`: a `(λ, a)` to start near (their positive parts,
-/// shifted inside by a hundredth of the scale), or none.
+/// Solves the island's LCP, `h` its graph in local indices, `eq[i]` for its
+/// equalities, `eps` the relative diagonal shift of the equalities in the
+/// Newton matrix (`A_ii (1 + ε)`; the residual keeps the true `A`). `start`: a
+/// `(λ, a)` to start near (their positive parts, shifted inside by a
+/// hundredth of the scale), or none.
 pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[f64], &[f64])>) -> Interior {
     let n = b.len();
     let amax = h.diag.iter().fold(0.0_f64, |x, y| x.max(*y)).max(f64::MIN_POSITIVE);
