@@ -20,7 +20,9 @@ pub fn summary(a: Algorithm) -> &'static str {
         Algorithm::Platt => "Alg. 1 · F⁺ kept across steps; after a step drop λ ≤ 0, add g < 0",
         Algorithm::PlattImproved => "Alg. 2 · as Platt, but add on a violation tendency J q̈ < d",
         Algorithm::Right => "Alg. 3 · F⁺ rebuilt every step: add active rows with J q̈ < d until none",
-        Algorithm::Exact => "Reference · the complementarity problem (LCP) to 1e-9 of its scale: pivoting, then an interior point",
+        Algorithm::Exact => {
+            "Reference · the complementarity problem (LCP) to 1e-9 of its scale: pivoting, then an interior point"
+        }
     }
 }
 
