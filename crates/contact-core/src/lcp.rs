@@ -51,12 +51,7 @@
 //! degeneracy, where pivoting took hundreds of pivots or block rounds (a
 //! 300-ball pile's slowest steps, 1000–1600 rounds each). Then a crossover:
 //! the rows it holds (`λ_i A_ii > a_i`) solved as a clamped set, kept when
-//! complementary; otherwise Dantzig's pivoting goes on from that set to the
-//! exact answer, within another budget, and past it the interior point's
-//! own answer stands, within the contract. (Without the pivoting, the
-//! interior point's answers stood on a 300-ball landing with
-//! `max |min(λ_k, a_k)|` up to 0.1, inside the norm-wise contract of islands
-//! whose landing rows have `|b|` up to 1e4; with it, 2e-6.) Every
+//! complementary; otherwise its own answer stands, within the contract. Every
 //! limit counts pivots and rounds, not time, so a replay takes the same path.
 //!
 //! Every round and every pivot asks `a_i ≥ −tol` of the free rows, `tol` a
@@ -300,8 +295,7 @@ fn solve(
         }
         cold = false;
     }
-    let mut work =
-        Work { graph, b, neq, eps, tol, norms: (0.0, 0.0), da: vec![0.0; m], limits, finishing: false, over: false };
+    let mut work = Work { graph, b, neq, eps, tol, norms: (0.0, 0.0), da: vec![0.0; m], limits };
     for idx in &members {
         // A large island warm from the previous step (a pile settling): if
         // block moves do not converge, Dantzig starts from the warm set, not
@@ -411,10 +405,6 @@ struct Work<'a> {
     /// Scratch for `Δa`.
     da: Vec<f64>,
     limits: Limits,
-    /// Dantzig's pivoting goes on from the interior point's crossover set
-    /// (`Work::interior`): at its budget it stops and says so in `over`.
-    finishing: bool,
-    over: bool,
 }
 
 impl Work<'_> {
@@ -663,9 +653,8 @@ impl Work<'_> {
     /// one past its pivot budget (`warm`: from where the pivots left it, `λ`
     /// and `a` shifted inside); `pivots` for a cap's report. Then a crossover:
     /// the rows it holds (`λ_i A_ii > a_i`) solved as a clamped set, kept when
-    /// that is complementary; otherwise Dantzig's pivoting from that set (one
-    /// more budget), and past it the interior point's answer (complementary
-    /// to its tolerance, every `λ_i > 0`, `a_i ≈ s_i ≥ 0`).
+    /// that is complementary; otherwise the interior point's answer stands
+    /// (complementary to its tolerance, every `λ_i > 0`, `a_i ≈ s_i ≥ 0`).
     fn interior(&mut self, lp: &mut Lcp, idx: &[usize], pivots: usize, warm: bool) {
         let h = self.graph.restrict(idx);
         let b: Vec<f64> = idx.iter().map(|&i| self.b[i]).collect();
@@ -687,23 +676,10 @@ impl Work<'_> {
             .iter()
             .all(|&i| i < self.neq || if lp.clamped[i] { lp.lambda[i] >= -1e-12 * scale } else { lp.a[i] >= -tol });
         if !crossed {
-            // Dantzig's pivoting from the set it holds, to the exact answer
-            // (a vertex), within another budget; past it, the interior
-            // point's answer stands, within the contract.
-            let held: Vec<bool> = idx.iter().map(|&i| lp.clamped[i]).collect();
-            self.finishing = true;
-            self.over = false;
-            self.shrink(lp, idx);
-            self.dantzig(lp, idx);
-            self.finishing = false;
-            if self.over || lp.capped.is_some() {
-                lp.capped = None;
-                let a = h.mul(&x.lambda);
-                for (l, &i) in idx.iter().enumerate() {
-                    lp.lambda[i] = x.lambda[l];
-                    lp.a[i] = a[l] - b[l];
-                    lp.clamped[i] = held[l];
-                }
+            let a = h.mul(&x.lambda);
+            for (l, &i) in idx.iter().enumerate() {
+                lp.lambda[i] = x.lambda[l];
+                lp.a[i] = a[l] - b[l];
             }
         }
         let clamped = self.clamped_list(lp);
@@ -742,13 +718,7 @@ impl Work<'_> {
                     return;
                 }
                 if pivots >= budget {
-                    if self.finishing {
-                        // Pivoting on from the interior point's set ran over:
-                        // its caller keeps the interior point's answer.
-                        self.over = true;
-                    } else {
-                        self.interior(lp, idx, pivots, true);
-                    }
+                    self.interior(lp, idx, pivots, true);
                     return;
                 }
                 pivots += 1;
