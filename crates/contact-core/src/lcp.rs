@@ -470,15 +470,14 @@ impl Work<'_> {
     /// light ball. `a` is then taken with the true `A`.
     fn refine(&self, lp: &mut Lcp, idx: &[usize]) {
         let g = self.graph;
-        let mul = |l: &[f64], i: usize| g.diag[i] * l[i] + g.adj[i].iter().map(|(j, v)| v * l[*j]).sum::<f64>();
         if self.basis(lp, idx) {
             return;
         }
         let f = self.factor(lp, idx);
-        let residual = |l: &[f64]| f.order.iter().map(|&i| (self.b[i] - mul(l, i)).abs()).fold(0.0, f64::max);
+        let residual = |l: &[f64]| f.order.iter().map(|&i| (self.b[i] - g.row(i, l)).abs()).fold(0.0, f64::max);
         let mut worst = residual(&lp.lambda);
         for _ in 0..REFINE {
-            let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - mul(&lp.lambda, i)).collect();
+            let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - g.row(i, &lp.lambda)).collect();
             let dx = f.solve(&r);
             let before: Vec<f64> = f.order.iter().map(|&i| lp.lambda[i]).collect();
             for (p, &i) in f.order.iter().enumerate() {
@@ -499,7 +498,7 @@ impl Work<'_> {
             worst = after;
         }
         for &i in idx {
-            lp.a[i] = mul(&lp.lambda, i) - self.b[i];
+            lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
         }
     }
 
@@ -531,10 +530,9 @@ impl Work<'_> {
         for (p, &i) in f.order.iter().enumerate() {
             lp.lambda[i] = x[p];
         }
-        let mul = |l: &[f64], i: usize| g.diag[i] * l[i] + g.adj[i].iter().map(|(j, v)| v * l[*j]).sum::<f64>();
         let tol = self.tol(lp, idx);
         let ok = idx.iter().all(|&i| {
-            let a = mul(&lp.lambda, i) - self.b[i];
+            let a = g.row(i, &lp.lambda) - self.b[i];
             if f.contains(i) {
                 true
             } else if i < self.neq || lp.clamped[i] {
@@ -551,7 +549,7 @@ impl Work<'_> {
         }
         for &i in idx {
             lp.clamped[i] = i < self.neq || f.contains(i);
-            lp.a[i] = mul(&lp.lambda, i) - self.b[i];
+            lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
         }
         true
     }

@@ -84,7 +84,12 @@ impl SchurGraph {
 
     /// `y = A x`.
     pub fn mul(&self, x: &[f64]) -> Vec<f64> {
-        (0..self.len()).map(|i| self.diag[i] * x[i] + self.adj[i].iter().map(|(j, v)| v * x[*j]).sum::<f64>()).collect()
+        (0..self.len()).map(|i| self.row(i, x)).collect()
+    }
+
+    /// `(A x)_i`.
+    pub fn row(&self, i: usize, x: &[f64]) -> f64 {
+        self.diag[i] * x[i] + self.adj[i].iter().map(|(j, v)| v * x[*j]).sum::<f64>()
     }
 
     /// The graph of the rows `set` (sorted local indices of this one), numbered
