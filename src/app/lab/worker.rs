@@ -26,8 +26,9 @@
 //! is in; the physics plugin decides when to launch and runs the finish.
 
 use std::any::Any;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bevy::prelude::*;
@@ -71,6 +72,10 @@ pub struct StepInFlight {
     /// The last step ran on a worker: the window shows finished steps as they
     /// come, without interpolating between them.
     pub off_thread: bool,
+    /// Set when the step in flight is dropped ([`Self::cancel`]): a worker
+    /// that steps on by itself ([`crate::app::physics::pace`]) watches it.
+    /// A new flag for each flight.
+    pub cancelled: Arc<AtomicBool>,
 }
 
 impl StepInFlight {
@@ -121,6 +126,8 @@ impl StepInFlight {
 
     /// Forgets the step in flight (its threads finish and their answers are dropped).
     pub fn cancel(&mut self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.cancelled = Arc::new(AtomicBool::new(false));
         self.parts.clear();
         self.since = None;
         self.phase = StepPhase::Idle;

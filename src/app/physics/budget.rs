@@ -12,10 +12,11 @@
 //! owes while the frame rate drops by at most that share. Frames up to 2 s
 //! long owe their whole time (Bevy's virtual clock would drop what a frame
 //! takes past 250 ms). While a step is in flight on a worker
-//! ([`crate::app::lab::worker`]) the ticks have nothing to run: they are owed
-//! to the next launch, which takes them as a batch of steps (at most
-//! [`crate::app::physics::MAX_BATCH`]; what is past it is dropped and the run
-//! is behind, and the status bar says so).
+//! ([`crate::app::lab::worker`]) the ticks have nothing to run here: they
+//! are owed to the worker, which steps on ([`crate::app::physics::pace`]),
+//! or to the next launch, at most [`crate::app::physics::MAX_BATCH`] steps
+//! behind (what is past it is dropped: the run is behind, and the status bar
+//! says so).
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +45,7 @@ pub struct PhysicsBudget {
     /// When steps were last dropped (wall clock).
     pub last_dropped: Option<Instant>,
     /// Ticks that passed while a batch was in flight on a worker: the next
-    /// batch takes them ([`PhysicsBudget::take_owed`]).
+    /// worker or the next launch takes them ([`PhysicsBudget::take_owed`]).
     owed: usize,
 }
 
@@ -87,7 +88,7 @@ impl PhysicsBudget {
         fixed.discard_overstep(Duration::MAX);
     }
 
-    /// The ticks owed since the last launch, taken by the next one (at most
+    /// The ticks owed while a step was in flight, taken by its worker or the next launch (at most
     /// `most`; more were dropped: the run is behind).
     pub fn take_owed(&mut self, most: usize) -> usize {
         let owed = std::mem::take(&mut self.owed);

@@ -18,30 +18,32 @@
 //!
 //! A step expected to cost more than [`StepWorker::threshold`] (a recent one
 //! did) runs on a worker thread ([`crate::app::lab::worker`]): the window keeps
-//! drawing the last finished state and answering the mouse; the finish is
-//! installed at the start of the frame that finds it done ([`finish_step`]),
-//! paused or not, and the next step is launched in the same frame.
+//! drawing the last finished state and answering the mouse; finished steps
+//! are installed at the start of each frame ([`finish_step`]), paused or not.
 //!
-//! A launch takes as many steps as the fixed clock owes, this frame's and
-//! those of the frames the last batch was in flight (a batch, at most
-//! [`MAX_BATCH`]), when nothing can change between them: no
-//! mouse spring, no compare lanes, no input logged at the launch, and no
-//! pause time inside the batch. Each finished step is then installed in turn,
-//! its whole chain run (`Writeback`, `Record`: the plots, the timeline and
-//! the trails see every step), so a batch is the same steps one at a time,
-//! bit for bit. Before batches, a landing pile ran one step a frame on the
-//! worker however cheap its steps were (issue 26: 100 balls at 0.011× real
-//! time under Xvfb).
+//! A launch takes as many steps as the fixed clock owes, when nothing can
+//! change between them: no mouse spring, no compare lanes, no input logged
+//! at the launch, and no pause time inside them. The worker then steps on
+//! as the clock owes more ([`pace`]: the physics thread), at most
+//! [`MAX_BATCH`] steps behind it, until something changes, and each frame
+//! installs the steps finished so far, each with its whole chain run
+//! (`Writeback`, `Record`: the plots, the timeline and the trails see every
+//! step), so the run is the same steps one at a time, bit for bit. Otherwise
+//! a launch is one step. Before batches, a landing pile ran one step a frame
+//! on the worker however cheap its steps were (issue 26: 100 balls at 0.011×
+//! real time under Xvfb).
 
 pub mod budget;
+pub mod pace;
 pub mod slow;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::{StepReport, StepStatus};
+use contact_core::StepStatus;
 
 use super::lab::{
     ConstraintState, ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
@@ -118,16 +120,16 @@ impl StepWorker {
     }
 }
 
-/// What the lab's part of a step in flight answers for each of its steps:
-/// the world after the step, its report and the core's wall time.
-type Stepped = (contact_core::World, StepReport, Duration);
-
-/// Steps of a batch at most (see the module docs).
+/// Steps owed to a worker at most (see the module docs).
 pub const MAX_BATCH: usize = 64;
 
-/// The finished steps of a batch not yet installed ([`finish_step`]).
+/// The finished steps of a batch not yet installed ([`finish_step`]), and the
+/// pace of the worker that steps them ([`pace`]).
 #[derive(Resource, Default)]
-pub struct Batch(std::collections::VecDeque<Stepped>);
+pub struct Batch {
+    steps: std::collections::VecDeque<pace::Stepped>,
+    pub pace: Option<Arc<pace::Pace>>,
+}
 
 /// The name of the lab's part of a step in flight.
 const MAIN: &str = "lab";
@@ -174,6 +176,7 @@ impl Plugin for PhysicsPlugin {
             )
             .add_systems(FixedUpdate, end_launch.after(PhysicsSet::Record))
             .add_systems(PreUpdate, finish_step.after(InstallSceneSet))
+            .add_systems(Last, pace::feed_worker)
             .add_systems(PostUpdate, apply_step_settings);
     }
 }
@@ -198,14 +201,15 @@ fn results_here(in_flight: Res<StepInFlight>) -> bool {
     }
 }
 
-/// `PreUpdate`: a step in flight whose parts have all answered is finished by
-/// running the step's chain once more in [`StepPhase::Finishing`] (paused or
-/// not: the window shows the step it waited for). A step launched in that
-/// chain's tick ends the fixed loop's frame; the next one launches from the
-/// fixed loop of this frame.
+/// `PreUpdate`: the steps a worker finished are installed, each by running
+/// the step's chain once more in [`StepPhase::Finishing`] (paused or not:
+/// the window shows the step it waited for). A worker that steps on by itself
+/// ([`pace`]) is left running; one that answered (or died) ends the flight,
+/// and a step launched in the last chain's tick ends the fixed loop's frame;
+/// the next one launches from the fixed loop of this frame.
 pub fn finish_step(world: &mut World) {
     let block = world.resource::<StepWorker>().block;
-    let ready = {
+    let (ready, lost) = {
         let mut in_flight = world.resource_mut::<StepInFlight>();
         if !in_flight.in_flight() {
             return;
@@ -215,24 +219,40 @@ pub fn finish_step(world: &mut World) {
             std::thread::sleep(Duration::from_micros(100));
             ready = in_flight.ready();
         }
-        ready
+        (ready, ready && in_flight.take::<()>(MAIN).is_none())
     };
-    if !ready {
+    // Steps are installed before every part has answered only from a worker
+    // alone (compare lanes answer with the lab's step).
+    let pace = world.resource::<Batch>().pace.clone().filter(|p| p.of(world.resource::<StepInFlight>()));
+    let alone = pace.as_ref().is_some_and(|p| p.continuous);
+    if !ready && !alone {
         return;
     }
-    // Each finished step of the batch in turn; the rest is dropped when one
-    // of them pauses the clock (a status that stops, the user's pause).
-    loop {
+    if let Some(pace) = &pace {
+        let published = pace.drain();
+        world.resource_mut::<Batch>().steps.extend(published);
+    }
+    // Each finished step in turn; the rest is dropped when one of them
+    // pauses the clock (a status that stops, the user's pause). A worker
+    // that died without answering is reported by the chain once what it
+    // finished is in.
+    let mut paused = false;
+    while lost || !world.resource::<Batch>().steps.is_empty() {
         world.resource_mut::<StepInFlight>().phase = StepPhase::Finishing;
         world.run_schedule(FixedUpdate);
-        let paused = world.resource::<Time<Virtual>>().is_paused();
+        paused = world.resource::<Time<Virtual>>().is_paused();
         let mut batch = world.resource_mut::<Batch>();
-        if batch.0.is_empty() || paused {
-            batch.0.clear();
+        if batch.steps.is_empty() || paused {
+            batch.steps.clear();
             break;
         }
     }
-    world.resource_mut::<StepInFlight>().cancel();
+    if ready || paused {
+        world.resource_mut::<Batch>().pace = None;
+        world.resource_mut::<StepInFlight>().cancel();
+    } else {
+        world.resource_mut::<StepInFlight>().phase = StepPhase::Idle;
+    }
 }
 
 /// Runs `schedule` on the thread that runs the fixed loop.
@@ -281,11 +301,7 @@ pub fn step_world(
 ) {
     let Some(mut lab) = lab else { return };
     let (stepped, report) = if in_flight.phase == StepPhase::Finishing {
-        let next = batch.0.pop_front().or_else(|| {
-            batch.0.extend(in_flight.take::<Vec<Stepped>>(MAIN)?);
-            batch.0.pop_front()
-        });
-        let Some((mut stepped, report, cost)) = next else {
+        let Some((mut stepped, report, cost)) = batch.steps.pop_front() else {
             // The worker died without answering (a panic in the core): trying
             // the same step again would fail the same way, forever.
             virt.pause();
@@ -317,22 +333,17 @@ pub fn step_world(
             .collect();
         (Some(stepped), report)
     } else if worker.off_thread() {
-        let mut world = lab.world.clone();
-        let h = settings.h;
+        let world = lab.world.clone();
         let steps = batch_len(&lab, &fixed, &settings, &batchable, &mut budget);
-        in_flight.launch(MAIN, move || {
-            let mut done = Vec::with_capacity(steps);
-            for _ in 0..steps {
-                let start = Instant::now();
-                let report = world.step(h);
-                let go_on = report.status == StepStatus::Ok;
-                done.push((world.clone(), report, start.elapsed()));
-                if !go_on {
-                    break;
-                }
-            }
-            done
-        });
+        // A worker the frame waits for (tests: the steps a launch takes are
+        // its own, whatever the threads' timing) or one of fixed length ends
+        // when its steps are done; a paced one steps on as the clock owes.
+        let continuous = batchable.steady(&lab) && !worker.block;
+        let pace = Arc::new(pace::Pace::new(&in_flight, &world, settings.h, steps, continuous));
+        let linger = if continuous { pace::LINGER } else { Duration::ZERO };
+        let worker_pace = pace.clone();
+        in_flight.launch(MAIN, move || worker_pace.run(world, linger));
+        batch.pace = Some(pace);
         in_flight.phase = StepPhase::Launching;
         in_flight.off_thread = true;
         // The rest of this frame's fixed ticks would only wait: dropped, and
@@ -381,35 +392,43 @@ pub struct Batchable<'w> {
     pause: Option<Res<'w, crate::app::lab::PauseAt>>,
 }
 
-/// The steps a launch takes: the ticks the frame still owes (this one
-/// included) and those owed while the last batch was in flight, up to
-/// [`MAX_BATCH`] and short of a pause time, or one when something could
-/// change between them (see the module docs).
+impl Batchable<'_> {
+    /// Nothing can change between steps: no mouse spring, no compare lanes,
+    /// no input logged for the next step (see the module docs).
+    pub fn steady(&self, lab: &Lab) -> bool {
+        let springs = self.drags.as_ref().is_some_and(|d| d.springs().next().is_some());
+        let lanes = self.compare.as_ref().is_some_and(|c| c.on || !c.lanes.is_empty());
+        !springs && !lanes && lab.given.is_empty()
+    }
+}
+
+/// The steps a launch takes, and the most it may take: the ticks the frame
+/// still owes (this one included) and those owed while the last batch was in
+/// flight, up to [`MAX_BATCH`], and never past a pause time; one when
+/// something could change between them (see the module docs).
 fn batch_len(
     lab: &Lab,
     fixed: &Time<Fixed>,
     settings: &StepSettings,
     b: &Batchable,
     budget: &mut PhysicsBudget,
-) -> usize {
-    let springs = b.drags.as_ref().is_some_and(|d| d.springs().next().is_some());
-    let lanes = b.compare.as_ref().is_some_and(|c| c.on || !c.lanes.is_empty());
-    if springs || lanes || !lab.given.is_empty() {
+) -> (usize, usize) {
+    if !b.steady(lab) {
         // The ticks owed are dropped: the run is behind.
         budget.take_owed(0);
-        return 1;
+        return (1, 1);
     }
     let owed = budget.take_owed(MAX_BATCH);
     let now = 1 + (fixed.overstep().as_secs_f64() / fixed.timestep().as_secs_f64().max(1e-12)) as usize;
-    let mut n = (now + owed).clamp(1, MAX_BATCH);
+    let n = (now + owed).clamp(1, MAX_BATCH);
+    let mut limit = usize::MAX;
     if let Some(p) = b.pause.as_ref().filter(|p| !p.reached)
         && let Some(at) = p.at
     {
         // Steps up to the pause time, the step that reaches it included.
-        let left = ((at - lab.time()) / settings.h.max(1e-12)).ceil().max(1.0) as usize;
-        n = n.min(left);
+        limit = ((at - lab.time()) / settings.h.max(1e-12)).ceil().max(1.0) as usize;
     }
-    n
+    (n.min(limit), limit)
 }
 
 /// A step the run should not go on from: the clock pauses, the frame's other
