@@ -1,21 +1,28 @@
 //! Bodies and the generalized coordinates they contribute.
 //!
-//! Every body is a point `p(q)` in the plane (a particle, a ball, a bead, or a
-//! fixed anchor). Constraints are written on these points, so they only need the
-//! point's kinematics:
+//! Constraints are written on points of bodies: a body's own point (a
+//! particle, a ball, a bead, an anchor, the centroid of a body that turns) or
+//! a point fixed on it at `r̄` in its frame. They only need the point's
+//! kinematics:
 //!
 //! ```text
-//! p = p(q_b)            position of the body's point
+//! p = p(q_b)            position of the point
 //! P = ∂p/∂q_b           2 × k Jacobian over the body's k coordinates
 //! ṗ = P q̇_b             velocity
 //! p̈ = P q̈_b + Ṗ q̇_b     acceleration; Ṗ q̇_b is `bias` below
 //! ```
 //!
-//! | body     | coordinates | `P`        | `Ṗ q̇`       | mass matrix block |
-//! |----------|-------------|------------|-------------|-------------------|
-//! | particle | (x, y)      | I₂         | 0           | m I₂              |
-//! | bead     | u           | c'(u)      | c''(u) u̇²   | m \|c'(u)\|²      |
-//! | fixed    | none        | —          | 0           | —                 |
+//! | body     | coordinates | point at `r̄`        | `P`              | `Ṗ q̇`        | mass matrix block |
+//! |----------|-------------|---------------------|------------------|--------------|-------------------|
+//! | particle | (x, y)      | (x, y) + r̄          | I₂               | 0            | m I₂              |
+//! | bead     | u           | c(u) + r̄            | c'(u)            | c''(u) u̇²    | m \|c'(u)\|²      |
+//! | rigid    | (x, y, θ)   | (x, y) + R(θ) r̄     | [I₂ \| R'(θ) r̄] | −θ̇² R(θ) r̄   | diag(m, m, I)     |
+//! | fixed    | none        | position + r̄        | —                | 0            | —                 |
+//!
+//! For a body that turns, `R'(θ) r̄ = ⊥(R(θ) r̄)` (the quarter turn
+//! counterclockwise), so a force `F` at the point gives the torque
+//! `(R r̄) × F` on θ; its point is its centroid, where gravity acts, and
+//! `I` is its inertia about it.
 
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
@@ -31,6 +38,9 @@ pub enum BodyKind {
     Bead(Curve),
     /// A body that never moves (an anchor, a fixed ball): no coordinates.
     Fixed { position: (f64, f64) },
+    /// A body that turns: coordinates (x, y, θ) of its centroid and its
+    /// angle (counterclockwise, radians), `inertia` about the centroid in kg·m².
+    Rigid { inertia: f64 },
 }
 
 /// One body of the model.
@@ -59,6 +69,7 @@ impl Body {
             BodyKind::Particle => 2,
             BodyKind::Bead(_) => 1,
             BodyKind::Fixed { .. } => 0,
+            BodyKind::Rigid { .. } => 3,
         }
     }
 
@@ -68,6 +79,7 @@ impl Body {
             BodyKind::Particle => &["x", "y"],
             BodyKind::Bead(_) => &["u"],
             BodyKind::Fixed { .. } => &[],
+            BodyKind::Rigid { .. } => &["x", "y", "theta"],
         }
     }
 
@@ -76,14 +88,21 @@ impl Body {
         self.dofs() > 0
     }
 
-    /// The point kinematics of the body at `(q, q̇)`.
+    /// The point kinematics of the body's own point at `(q, q̇)`.
     pub fn kinematics(&self, q: &[f64], qd: &[f64]) -> PointKin {
+        self.kinematics_at(Vector2::zeros(), q, qd)
+    }
+
+    /// The kinematics of the point fixed on the body at `at`, in the body's
+    /// frame (see the module docs; a body that does not turn carries it along).
+    pub fn kinematics_at(&self, at: Vector2<f64>, q: &[f64], qd: &[f64]) -> PointKin {
         let o = self.offset;
+        let none = (0, Vector2::zeros());
         match &self.kind {
             BodyKind::Particle => PointKin {
-                p: Vector2::new(q[o], q[o + 1]),
+                p: Vector2::new(q[o], q[o + 1]) + at,
                 v: Vector2::new(qd[o], qd[o + 1]),
-                cols: [(o, Vector2::new(1.0, 0.0)), (o + 1, Vector2::new(0.0, 1.0))],
+                cols: [(o, Vector2::new(1.0, 0.0)), (o + 1, Vector2::new(0.0, 1.0)), none],
                 ncols: 2,
                 bias: Vector2::zeros(),
             },
@@ -91,29 +110,45 @@ impl Body {
                 let (u, ud) = (q[o], qd[o]);
                 let t = c.d1(u);
                 PointKin {
-                    p: c.point(u),
+                    p: c.point(u) + at,
                     v: t * ud,
-                    cols: [(o, t), (o, Vector2::zeros())],
+                    cols: [(o, t), none, none],
                     ncols: 1,
                     bias: c.d2(u) * ud * ud,
                 }
             }
             BodyKind::Fixed { position } => PointKin {
-                p: Vector2::new(position.0, position.1),
+                p: Vector2::new(position.0, position.1) + at,
                 v: Vector2::zeros(),
-                cols: [(0, Vector2::zeros()), (0, Vector2::zeros())],
+                cols: [none, none, none],
                 ncols: 0,
                 bias: Vector2::zeros(),
             },
+            BodyKind::Rigid { .. } => {
+                let (theta, omega) = (q[o + 2], qd[o + 2]);
+                let (s, c) = theta.sin_cos();
+                // R(θ) r̄ and R'(θ) r̄ = ⊥(R(θ) r̄).
+                let r = Vector2::new(c * at.x - s * at.y, s * at.x + c * at.y);
+                let turn = Vector2::new(-r.y, r.x);
+                PointKin {
+                    p: Vector2::new(q[o], q[o + 1]) + r,
+                    v: Vector2::new(qd[o], qd[o + 1]) + turn * omega,
+                    cols: [(o, Vector2::new(1.0, 0.0)), (o + 1, Vector2::new(0.0, 1.0)), (o + 2, turn)],
+                    // The centroid does not move with θ: its rows keep two columns.
+                    ncols: if at == Vector2::zeros() { 2 } else { 3 },
+                    bias: -r * (omega * omega),
+                }
+            }
         }
     }
 
     /// Diagonal of the body's mass matrix block (M is diagonal for every body kind here).
-    pub fn mass_diag(&self, q: &[f64]) -> [f64; 2] {
+    pub fn mass_diag(&self, q: &[f64]) -> [f64; 3] {
         match &self.kind {
-            BodyKind::Particle => [self.mass, self.mass],
-            BodyKind::Bead(c) => [self.mass * c.d1(q[self.offset]).norm_squared(), 0.0],
-            BodyKind::Fixed { .. } => [0.0, 0.0],
+            BodyKind::Particle => [self.mass, self.mass, 0.0],
+            BodyKind::Bead(c) => [self.mass * c.d1(q[self.offset]).norm_squared(), 0.0, 0.0],
+            BodyKind::Fixed { .. } => [0.0; 3],
+            BodyKind::Rigid { inertia } => [self.mass, self.mass, *inertia],
         }
     }
 }
@@ -124,7 +159,7 @@ pub struct PointKin {
     pub p: Vector2<f64>,
     pub v: Vector2<f64>,
     /// `(i, ∂p/∂q_i)` for the first `ncols` entries.
-    pub cols: [(usize, Vector2<f64>); 2],
+    pub cols: [(usize, Vector2<f64>); 3],
     pub ncols: usize,
     /// `Ṗ q̇`, the part of the acceleration that does not depend on `q̈`.
     pub bias: Vector2<f64>,

@@ -4,11 +4,13 @@
 //!
 //! ```text
 //! g_k(q)                           value (= 0 for equalities, ≥ 0 for inequalities)
-//! J_k = ∂g_k/∂q                    1 × n row, sparse: it touches at most 4 coordinates
+//! J_k = ∂g_k/∂q                    1 × n row, sparse: it touches at most 6 coordinates
 //! J̇_k q̇ = Σ ∂²g_k/∂qi∂qj q̇i q̇j     the velocity term of eq. (4)
 //! ```
 //!
-//! Geometries, with `p_a`, `p_b` the body points, `r_a`, `r_b` their radii:
+//! Geometries, with `p_a`, `p_b` the body points (a body's own, or the point
+//! fixed on it at `at` in its frame, [`Body::kinematics_at`]), `r_a`, `r_b`
+//! their radii:
 //!
 //! * half-plane `g = n·p_a − c − r_a |n|`: `J = nᵀ P_a`, `J̇q̇ = n·(Ṗ_a q̇)`.
 //!   `n` need not be unit: the wedge's `g1 = x − y` is `n = (1, −1), c = 0`.
@@ -18,6 +20,9 @@
 //!   - ball contact `g = ℓ − r_a − r_b ≥ 0`;
 //!   - rod `g = ℓ − L = 0`; string (taut rope) `g = L − ℓ ≥ 0` (signs flipped).
 //! * coordinate bound on coordinate `i`: `g = q_i − u0 ≥ 0` or `g = u1 − q_i ≥ 0`.
+//! * pin joint, two equality rows, `g = e·(p_a − p_b) = 0` for `e` each axis:
+//!   `J = eᵀ (P_a − P_b)`, `J̇q̇ = e·(Ṗ_a q̇ − Ṗ_b q̇)` (a distance of length 0
+//!   would have no direction).
 
 use nalgebra::Vector2;
 
@@ -44,15 +49,19 @@ impl ConstraintKind {
 /// The geometric meaning of a constraint.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
-    /// `n·p − c − r|n| ≥ 0` for body `body`.
-    HalfPlane { body: usize, normal: Vector2<f64>, offset: f64 },
+    /// `n·p − c − r|n| ≥ 0` for the point of body `body` at `at` (its frame).
+    HalfPlane { body: usize, normal: Vector2<f64>, offset: f64, at: Vector2<f64> },
     /// Non-penetration of two round bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
     Contact { a: usize, b: usize },
-    /// A rod (`|p_a − p_b| = L`, equality) or a string (`|p_a − p_b| ≤ L`, inequality).
-    Distance { a: usize, b: usize, length: f64 },
+    /// A rod (`|p_a − p_b| = L`, equality) or a string (`|p_a − p_b| ≤ L`,
+    /// inequality) between the points of `a` at `at_a` and of `b` at `at_b`.
+    Distance { a: usize, b: usize, length: f64, at_a: Vector2<f64>, at_b: Vector2<f64> },
     /// `q_{coord} ≥ value` (`upper = false`) or `q_{coord} ≤ value` (`upper = true`)
     /// for the coordinate of index `coord` within body `body`.
     CoordBound { body: usize, coord: usize, value: f64, upper: bool },
+    /// One row of a pin joint: `e_axis·(p_a − p_b) = 0`, the points of `a`
+    /// at `at_a` and of `b` at `at_b` (axis 0: x, 1: y).
+    Pin { a: usize, b: usize, at_a: Vector2<f64>, at_b: Vector2<f64>, axis: usize },
 }
 
 /// One constraint of the model.
@@ -70,7 +79,7 @@ impl Constraint {
     pub fn bodies(&self) -> Vec<usize> {
         match self.geometry {
             Geometry::HalfPlane { body, .. } | Geometry::CoordBound { body, .. } => vec![body],
-            Geometry::Contact { a, b } | Geometry::Distance { a, b, .. } => vec![a, b],
+            Geometry::Contact { a, b } | Geometry::Distance { a, b, .. } | Geometry::Pin { a, b, .. } => vec![a, b],
         }
     }
 
@@ -81,21 +90,33 @@ impl Constraint {
     /// Evaluates `g`, `J_k` and `J̇_k q̇` at `(q, q̇)`.
     pub fn eval(&self, bodies: &[Body], q: &[f64], qd: &[f64]) -> RowEval {
         match self.geometry {
-            Geometry::HalfPlane { body, normal, offset } => {
+            Geometry::HalfPlane { body, normal, offset, at } => {
                 let b = &bodies[body];
-                let k = b.kinematics(q, qd);
+                let k = b.kinematics_at(at, q, qd);
                 let mut row = SparseRow::default();
                 row.add_point(&k, normal);
                 RowEval { g: normal.dot(&k.p) - offset - b.radius * normal.norm(), row, jd_qd: normal.dot(&k.bias) }
             }
             Geometry::Contact { a, b } => {
                 let r = bodies[a].radius + bodies[b].radius;
-                distance_row(bodies, a, b, q, qd, 1.0, -r)
+                let (ka, kb) = (bodies[a].kinematics(q, qd), bodies[b].kinematics(q, qd));
+                distance_row(&ka, &kb, 1.0, -r)
             }
-            Geometry::Distance { a, b, length } => match self.kind {
-                ConstraintKind::Equality => distance_row(bodies, a, b, q, qd, 1.0, -length),
-                ConstraintKind::Inequality => distance_row(bodies, a, b, q, qd, -1.0, length),
-            },
+            Geometry::Distance { a, b, length, at_a, at_b } => {
+                let (ka, kb) = (bodies[a].kinematics_at(at_a, q, qd), bodies[b].kinematics_at(at_b, q, qd));
+                match self.kind {
+                    ConstraintKind::Equality => distance_row(&ka, &kb, 1.0, -length),
+                    ConstraintKind::Inequality => distance_row(&ka, &kb, -1.0, length),
+                }
+            }
+            Geometry::Pin { a, b, at_a, at_b, axis } => {
+                let (ka, kb) = (bodies[a].kinematics_at(at_a, q, qd), bodies[b].kinematics_at(at_b, q, qd));
+                let e = if axis == 0 { Vector2::new(1.0, 0.0) } else { Vector2::new(0.0, 1.0) };
+                let mut row = SparseRow::default();
+                row.add_point(&ka, e);
+                row.add_point(&kb, -e);
+                RowEval { g: e.dot(&(ka.p - kb.p)), row, jd_qd: e.dot(&(ka.bias - kb.bias)) }
+            }
             Geometry::CoordBound { body, coord, value, upper } => {
                 let i = bodies[body].offset + coord;
                 let s = if upper { -1.0 } else { 1.0 };
@@ -107,10 +128,9 @@ impl Constraint {
     }
 }
 
-/// `g = sign · |p_a − p_b| + shift`, with its row and `J̇q̇` (see module docs).
-fn distance_row(bodies: &[Body], a: usize, b: usize, q: &[f64], qd: &[f64], sign: f64, shift: f64) -> RowEval {
-    let ka = bodies[a].kinematics(q, qd);
-    let kb = bodies[b].kinematics(q, qd);
+/// `g = sign · |p_a − p_b| + shift` for the points of `ka` and `kb`, with its
+/// row and `J̇q̇` (see module docs).
+fn distance_row(ka: &PointKin, kb: &PointKin, sign: f64, shift: f64) -> RowEval {
     let delta = ka.p - kb.p;
     let delta_dot = ka.v - kb.v;
     let len = delta.norm();
@@ -124,20 +144,21 @@ fn distance_row(bodies: &[Body], a: usize, b: usize, q: &[f64], qd: &[f64], sign
         (Vector2::new(0.0, 1.0), 0.0)
     };
     let mut row = SparseRow::default();
-    row.add_point(&ka, nu * sign);
-    row.add_point(&kb, -nu * sign);
+    row.add_point(ka, nu * sign);
+    row.add_point(kb, -nu * sign);
     RowEval { g: sign * len + shift, row, jd_qd: sign * (nu.dot(&(ka.bias - kb.bias)) + curvature) }
 }
 
-/// A Jacobian row with at most four non-zero entries `(column, value)`.
+/// A Jacobian row with at most six non-zero entries `(column, value)` (two
+/// points of bodies that turn).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SparseRow {
-    entries: [(usize, f64); 4],
+    entries: [(usize, f64); 6],
     len: usize,
 }
 
 impl SparseRow {
-    /// A row from its `(column, value)` entries (at most four distinct columns).
+    /// A row from its `(column, value)` entries (at most six distinct columns).
     pub fn from_entries(entries: &[(usize, f64)]) -> Self {
         let mut r = SparseRow::default();
         for &(c, v) in entries {
@@ -233,11 +254,20 @@ mod tests {
             body(BodyKind::Fixed { position: (1.0, 2.0) }, 0.2, 0),
         ];
         let geoms = [
-            (ConstraintKind::Inequality, Geometry::HalfPlane { body: 1, normal: Vector2::new(0.3, -1.2), offset: 0.1 }),
+            (
+                ConstraintKind::Inequality,
+                Geometry::HalfPlane { body: 1, normal: Vector2::new(0.3, -1.2), offset: 0.1, at: Vector2::zeros() },
+            ),
             (ConstraintKind::Inequality, Geometry::Contact { a: 0, b: 1 }),
             (ConstraintKind::Inequality, Geometry::Contact { a: 1, b: 2 }),
-            (ConstraintKind::Equality, Geometry::Distance { a: 0, b: 2, length: 1.0 }),
-            (ConstraintKind::Inequality, Geometry::Distance { a: 1, b: 0, length: 1.0 }),
+            (
+                ConstraintKind::Equality,
+                Geometry::Distance { a: 0, b: 2, length: 1.0, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
+            ),
+            (
+                ConstraintKind::Inequality,
+                Geometry::Distance { a: 1, b: 0, length: 1.0, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
+            ),
             (ConstraintKind::Inequality, Geometry::CoordBound { body: 1, coord: 0, value: 0.2, upper: true }),
         ];
         let q0 = [0.3, -0.4, 0.7];
@@ -262,7 +292,12 @@ mod tests {
         let g1 = Constraint {
             name: "g1".into(),
             kind: ConstraintKind::Inequality,
-            geometry: Geometry::HalfPlane { body: 0, normal: Vector2::new(1.0, -1.0), offset: 0.0 },
+            geometry: Geometry::HalfPlane {
+                body: 0,
+                normal: Vector2::new(1.0, -1.0),
+                offset: 0.0,
+                at: Vector2::zeros(),
+            },
             restitution: None,
         };
         let ev = g1.eval(&bodies, &[0.5, 0.2], &[0.0, 0.0]);

@@ -153,7 +153,7 @@ impl ContactGenerator {
                 Constraint {
                     name: format!("{}:{}", w.name, bodies[body].name),
                     kind: ConstraintKind::Inequality,
-                    geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset },
+                    geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset, at: Vector2::zeros() },
                     restitution: w.restitution,
                 }
             }

@@ -123,7 +123,13 @@ fn cradle(mode: ImpulseMode) -> World {
         constraints.push(Constraint {
             name: format!("string{i}"),
             kind: ConstraintKind::Equality,
-            geometry: Geometry::Distance { a: 2 * i + 1, b: 2 * i, length: len },
+            geometry: Geometry::Distance {
+                a: 2 * i + 1,
+                b: 2 * i,
+                length: len,
+                at_a: Vector2::zeros(),
+                at_b: Vector2::zeros(),
+            },
             restitution: None,
         });
     }

@@ -9,7 +9,11 @@
 //! contact     g = |p_a − p_b| − r   ∂g/∂p_a = ν, ∂g/∂p_b = −ν,  ν = (p_a − p_b)/|p_a − p_b|
 //! rod         g = |p_a − p_b| − L   as contact
 //! string      g = L − |p_a − p_b|   signs flipped
+//! pin         g = e·(p_a − p_b)     ∂g/∂p_a = e, ∂g/∂p_b = −e,  e the row's axis
 //! ```
+//!
+//! A constraint on a point fixed on a body (`at` in its frame) acts there:
+//! the body's point moved by where `at` is now.
 
 use bevy::math::DVec2;
 use contact_core::{BodyKind, Geometry, World};
@@ -33,16 +37,26 @@ pub fn point(world: &World, b: usize) -> DVec2 {
     v(world.model.position(b, &world.state))
 }
 
+/// Where the point of body `b` at `at` (its frame) is, from `positions(b)`.
+pub fn point_at(world: &World, b: usize, at: nalgebra::Vector2<f64>, positions: &dyn Fn(usize) -> DVec2) -> DVec2 {
+    if at == nalgebra::Vector2::zeros() {
+        return positions(b);
+    }
+    let body = &world.model.bodies[b];
+    let (q, qd) = (&world.state.q, &world.state.qd);
+    positions(b) + v(body.kinematics_at(at, q, qd).p - body.kinematics(q, qd).p)
+}
+
 /// The gradient directions `∂g_k/∂p` on the bodies of constraint `k` at `positions`
 /// (body points, possibly interpolated), with the surface point where each acts.
 pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) -> Vec<(usize, DVec2, DVec2)> {
     let model = &world.model;
     let c = &model.constraints[k];
     match c.geometry {
-        Geometry::HalfPlane { body, normal, .. } => {
+        Geometry::HalfPlane { body, normal, at, .. } => {
             let n = v(normal);
             let r = model.bodies[body].radius;
-            let p = positions(body);
+            let p = point_at(world, body, at, positions);
             vec![(body, p - n.normalize_or_zero() * r, n)]
         }
         Geometry::Contact { a, b } => {
@@ -51,11 +65,15 @@ pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) ->
             let (ra, rb) = (model.bodies[a].radius, model.bodies[b].radius);
             vec![(a, pa - nu * ra, nu), (b, pb + nu * rb, -nu)]
         }
-        Geometry::Distance { a, b, .. } => {
-            let (pa, pb) = (positions(a), positions(b));
+        Geometry::Distance { a, b, at_a, at_b, .. } => {
+            let (pa, pb) = (point_at(world, a, at_a, positions), point_at(world, b, at_b, positions));
             let nu = (pa - pb).normalize_or(DVec2::Y);
             let s = if c.is_inequality() { -1.0 } else { 1.0 };
             vec![(a, pa, nu * s), (b, pb, -nu * s)]
+        }
+        Geometry::Pin { a, b, at_a, at_b, axis } => {
+            let e = if axis == 0 { DVec2::X } else { DVec2::Y };
+            vec![(a, point_at(world, a, at_a, positions), e), (b, point_at(world, b, at_b, positions), -e)]
         }
         Geometry::CoordBound { body, coord, upper, .. } => {
             let s = if upper { -1.0 } else { 1.0 };
@@ -74,7 +92,12 @@ pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) ->
                     let t2 = t.length_squared().max(1e-12);
                     vec![(body, p, t * (s / t2))]
                 }
-                BodyKind::Fixed { .. } => vec![],
+                BodyKind::Rigid { .. } if coord < 2 => {
+                    let dir = if coord == 0 { DVec2::X } else { DVec2::Y };
+                    vec![(body, p, dir * s)]
+                }
+                // A bound on θ is a torque, not a force at a point.
+                BodyKind::Fixed { .. } | BodyKind::Rigid { .. } => vec![],
             }
         }
     }

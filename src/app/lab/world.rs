@@ -157,6 +157,7 @@ pub fn geometry_label(world: &World, k: usize) -> &'static str {
                 "lower bound"
             }
         }
+        Geometry::Pin { .. } => "pin",
     }
 }
 

@@ -14,6 +14,7 @@ use contact_core::{BodyKind, Curve, Geometry, World};
 
 use super::meshes::PARTICLE_PX;
 use super::trails::{FLASH_SECONDS, Flashes, Trail};
+use crate::app::lab::geometry::point_at;
 use crate::app::lab::gizmo::{arrow, curve_strip, f, grid_step};
 use crate::app::lab::{
     ConstraintState, ConstraintStatus, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, PointMotion,
@@ -166,8 +167,8 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
                 g.line_2d(f(pa), f(pb), color.with_alpha(0.7));
                 g.line_2d(f(touch - t * px(7.0)), f(touch + t * px(7.0)), color);
             }
-            Geometry::Distance { a, b, length } => {
-                let (pa, pb) = (at(a), at(b));
+            Geometry::Distance { a, b, length, at_a, at_b } => {
+                let (pa, pb) = (point_at(world, a, at_a, &at), point_at(world, b, at_b, &at));
                 if c.is_inequality() {
                     // A string: slack when g > 0, drawn sagging; taut when active.
                     let slack = status[k].g > world.settings.tol.active;
@@ -200,7 +201,12 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
                     g.line_2d(f(p - n + tan * px(2.0)), f(p + n + tan * px(2.0)), color);
                 }
             }
-            Geometry::HalfPlane { .. } => {}
+            Geometry::Pin { a, at_a, axis: 0, .. } => {
+                // The hinge, once for its two rows.
+                let p = point_at(world, a, at_a, &at);
+                g.circle_2d(Isometry2d::from_translation(f(p)), px(4.0) as f32, color);
+            }
+            Geometry::HalfPlane { .. } | Geometry::Pin { .. } => {}
         }
     }
 }

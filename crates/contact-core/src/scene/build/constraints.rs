@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use super::bodies::Bodies;
 use super::ctx::{Ctx, Result, line_of};
+use nalgebra::Vector2;
+
 use crate::body::BodyKind;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::scene::schema::ConstraintSpec;
@@ -88,7 +90,7 @@ pub(super) fn add_constraint(
                 return Err(cx.err(&f("normal"), "the normal must not be (0, 0)"));
             }
             let offset = cx.finite(&f("offset"), *offset)?;
-            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset }, e)
+            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at: Vector2::zeros() }, e)
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
@@ -101,14 +103,18 @@ pub(super) fn add_constraint(
             Constraint {
                 name: name.clone(),
                 kind: ConstraintKind::Equality,
-                geometry: Geometry::Distance { a: ia, b: ic, length },
+                geometry: Geometry::Distance { a: ia, b: ic, length, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
                 restitution: None,
             }
         }
         ConstraintSpec::Rope { name, a, b: bname, length: given, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let length = length(*given, ia, ic)?;
-            inequality(name.clone(), Geometry::Distance { a: ia, b: ic, length }, e)
+            inequality(
+                name.clone(),
+                Geometry::Distance { a: ia, b: ic, length, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
+                e,
+            )
         }
         ConstraintSpec::BeadBound { name, body, min, max, .. } => {
             let ib = b.find(cx, &f("body"), body)?;

@@ -1,0 +1,162 @@
+//! Bodies that turn (coordinates (x, y, θ), `M = diag(m, m, I)`) and
+//! constraints on points fixed on them, checked against closed forms: a
+//! thin rod pinned at one end (the compound pendulum) and the frictionless
+//! ladder, whose top leaves the wall when it has dropped to 2/3 of its height.
+
+use approx::assert_relative_eq;
+use contact_core::testing::body;
+use contact_core::{Algorithm, BodyKind, Constraint, ConstraintKind, Geometry, Model, Settings, State, World};
+use nalgebra::Vector2;
+
+const G: f64 = 9.81;
+
+/// A thin rod of mass `m` and length `l` (inertia `m l²/12` about its centroid).
+fn rod(name: &str, m: f64, l: f64) -> contact_core::Body {
+    body(name, BodyKind::Rigid { inertia: m * l * l / 12.0 }, m, 0.0)
+}
+
+fn constraint(name: &str, kind: ConstraintKind, geometry: Geometry) -> Constraint {
+    Constraint { name: name.into(), kind, geometry, restitution: None }
+}
+
+/// A rod of length `l` lying along x from the anchor at the origin, pinned
+/// there by its end: `(model, state)`.
+fn pinned_rod(l: f64) -> (Model, State) {
+    let end = Vector2::new(-l / 2.0, 0.0);
+    let pin = |axis: usize| {
+        let g = Geometry::Pin { a: 0, b: 1, at_a: end, at_b: Vector2::zeros(), axis };
+        constraint(&format!("pin.{axis}"), ConstraintKind::Equality, g)
+    };
+    let model = Model::new(
+        vec![rod("rod", 1.0, l), body("anchor", BodyKind::Fixed { position: (0.0, 0.0) }, 0.0, 0.0)],
+        vec![pin(0), pin(1)],
+        Vector2::new(0.0, -G),
+    );
+    (model, State { q: vec![l / 2.0, 0.0, 0.0], qd: vec![0.0; 3], t: 0.0 })
+}
+
+/// Released horizontal, a rod pinned at its end starts turning at
+/// `θ̈ = −3g/(2l)` (torque `m g l/2` about the pin, inertia `m l²/3` there),
+/// its centroid falls at `3g/4`, and the pin holds it up with `m g/4`.
+#[test]
+fn a_rod_pinned_at_its_end_starts_at_three_g_over_two_l() {
+    let l = 1.2;
+    for algorithm in Algorithm::ALL {
+        let (model, state) = pinned_rod(l);
+        let mut w = World::new(model, state, Settings { algorithm, ..Settings::default() });
+        let r = w.step(1e-4);
+        assert_relative_eq!(r.qdd[2], -3.0 * G / (2.0 * l), max_relative = 1e-9);
+        assert_relative_eq!(r.qdd[1], -0.75 * G, max_relative = 1e-9);
+        assert!(r.qdd[0].abs() < 1e-9, "{algorithm:?}: ẍ = {}", r.qdd[0]);
+        assert!(r.lambda[0].abs() < 1e-9, "{algorithm:?}: the pin's x force {}", r.lambda[0]);
+        assert_relative_eq!(r.lambda[1], 0.25 * G, max_relative = 1e-9);
+    }
+}
+
+/// The largest violation of a particle on a rod of length `l` swinging down
+/// from horizontal to under its anchor (Baumgarte's lag at the defaults).
+fn particle_pendulum_drift(l: f64) -> f64 {
+    let rod = Geometry::Distance { a: 0, b: 1, length: l, at_a: Vector2::zeros(), at_b: Vector2::zeros() };
+    let model = Model::new(
+        vec![
+            body("bob", BodyKind::Particle, 1.0, 0.0),
+            body("anchor", BodyKind::Fixed { position: (0.0, 0.0) }, 0.0, 0.0),
+        ],
+        vec![constraint("rod", ConstraintKind::Equality, rod)],
+        Vector2::new(0.0, -G),
+    );
+    let state = State { q: vec![l, 0.0], qd: vec![0.0; 2], t: 0.0 };
+    let mut w = World::new(model, state, Settings { algorithm: Algorithm::Exact, ..Settings::default() });
+    let mut drift = 0.0_f64;
+    while w.state.q[0] > 0.0 {
+        drift = drift.max(w.step(1e-4).max_violation);
+    }
+    drift
+}
+
+/// Swinging down from horizontal, it passes under the pin with `ω² = 3g/l`
+/// (energy: `m g l/2 = ½ (m l²/3) ω²`), the pin held as well as a particle's
+/// rod is on the same swing (Baumgarte's lag at τ = 10 ms: 1.9e-5 m).
+#[test]
+fn a_pinned_rod_passes_under_its_pin_at_the_speed_of_its_energy() {
+    let l = 1.0;
+    let (model, state) = pinned_rod(l);
+    let mut w = World::new(model, state, Settings { algorithm: Algorithm::Exact, ..Settings::default() });
+    let e0 = w.model.total_energy(&w.state);
+    let mut drift = 0.0_f64;
+    while w.state.q[2] > -std::f64::consts::FRAC_PI_2 {
+        let r = w.step(1e-4);
+        drift = drift.max(r.max_violation);
+        assert!(w.state.t < 2.0, "the rod does not swing down");
+    }
+    let omega = w.state.qd[2];
+    assert_relative_eq!(omega, -(3.0 * G / l).sqrt(), max_relative = 2e-3);
+    let particle = particle_pendulum_drift(l);
+    assert!(drift <= particle && drift < 5e-5, "the pin opened by {drift} m (a particle's rod: {particle} m)");
+    let e = w.model.total_energy(&w.state);
+    assert!((e - e0).abs() < 2e-3 * e0.abs().max(1.0), "energy {e0} → {e}");
+}
+
+/// A ladder of length `l` at `beta` from the floor, its top on a wall at
+/// x = 0 and its foot on the floor y = 0, at rest. Its frame's x axis runs
+/// from the top to the foot, so `θ = −β`.
+fn ladder(l: f64, beta: f64) -> (Model, State) {
+    let (top, foot) = (Vector2::new(-l / 2.0, 0.0), Vector2::new(l / 2.0, 0.0));
+    let wall = Geometry::HalfPlane { body: 0, normal: Vector2::new(1.0, 0.0), offset: 0.0, at: top };
+    let floor = Geometry::HalfPlane { body: 0, normal: Vector2::new(0.0, 1.0), offset: 0.0, at: foot };
+    let model = Model::new(
+        vec![rod("ladder", 1.0, l)],
+        vec![
+            constraint("wall", ConstraintKind::Inequality, wall),
+            constraint("floor", ConstraintKind::Inequality, floor),
+        ],
+        Vector2::new(0.0, -G),
+    );
+    let (s, c) = beta.sin_cos();
+    (model, State { q: vec![0.5 * l * c, 0.5 * l * s, -beta], qd: vec![0.0; 3], t: 0.0 })
+}
+
+/// At rest at β₀ = 60°, the frictionless ladder starts with `β̈ = −(3g/2l) cos β₀`,
+/// the wall pushing `(3/4) m g sin β₀ cos β₀` and the floor `m g (1 − (3/4) cos² β₀)`:
+/// the Jacobian rows of points that turn carry `r × n`.
+#[test]
+fn a_ladder_at_rest_starts_as_its_lagrangian_says() {
+    let (l, beta) = (2.0, 60f64.to_radians());
+    for algorithm in [Algorithm::Right, Algorithm::Exact] {
+        let (model, state) = ladder(l, beta);
+        let mut w = World::new(model, state, Settings { algorithm, ..Settings::default() });
+        let r = w.step(1e-4);
+        assert_eq!(r.handled, vec![true, true], "{algorithm:?}");
+        assert_relative_eq!(r.qdd[2], 1.5 * G / l * beta.cos(), max_relative = 1e-9);
+        assert_relative_eq!(r.lambda[0], 0.75 * G * beta.sin() * beta.cos(), max_relative = 1e-9);
+        assert_relative_eq!(r.lambda[1], G * (1.0 - 0.75 * beta.cos().powi(2)), max_relative = 1e-9);
+    }
+}
+
+/// Sliding down, the ladder keeps both contacts while the wall pushes; the
+/// wall's force goes through zero when the top has dropped to 2/3 of its
+/// starting height (`sin β = (2/3) sin β₀`), and Exact lets the wall go there:
+/// the paper's question of figure 1 on a body that turns.
+#[test]
+fn exact_lets_the_wall_go_when_the_top_is_at_two_thirds_of_its_height() {
+    let (l, beta) = (2.0, 60f64.to_radians());
+    let (model, state) = ladder(l, beta);
+    let mut w = World::new(model, state, Settings { algorithm: Algorithm::Exact, ..Settings::default() });
+    let top = |w: &World| w.model.bodies[0].kinematics_at(Vector2::new(-l / 2.0, 0.0), &w.state.q, &w.state.qd).p;
+    let h0 = top(&w).y;
+    let e0 = w.model.total_energy(&w.state);
+    let mut released = None;
+    while w.state.t < 2.0 {
+        let height = top(&w).y;
+        let r = w.step(1e-4);
+        if !r.handled[0] {
+            released = Some(height);
+            break;
+        }
+        assert!(r.lambda[0] >= 0.0, "the wall pulls: λ = {}", r.lambda[0]);
+    }
+    let height = released.expect("the ladder never left the wall");
+    assert_relative_eq!(height / h0, 2.0 / 3.0, max_relative = 2e-3);
+    let e = w.model.total_energy(&w.state);
+    assert!((e - e0).abs() < 1e-3 * e0.abs(), "energy {e0} → {e} while sliding");
+}
