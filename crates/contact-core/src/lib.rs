@@ -4,7 +4,7 @@
 //! in touch: the good use of Lagrange multipliers* (GRAPP 2007). No app, no Bevy:
 //! nalgebra for plane vectors, plain `f64` slices for `q`, serde for scene files.
 //!
-//! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`]),
+//! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`], [`shape`]),
 //!   forces, and constraints `g_k(q)` ([`constraint`]); eq. (1) `M q̈ = f`.
 //! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
 //!   sparse, with a factorization that copes with dependent rows ([`schur`]).
@@ -31,7 +31,8 @@
 //! |---|---|---|---|
 //! | [`units`] | foundations | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
 //! | [`curve`] | foundations | curves `c(u)` that carry a bead, `c'`, `c''` | — |
-//! | [`body`] | foundations | bodies, their coordinates in `q`, `M(q)`, point kinematics `p`, `P`, `Ṗ q̇` | `curve` |
+//! | [`shape`] | foundations | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks | — |
+//! | [`body`] | foundations | bodies (points, beads, bodies that turn), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve` |
 //! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
 //! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
 //! | [`ipm`] | foundations | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
@@ -75,6 +76,7 @@ pub mod model;
 pub mod scene;
 pub mod schur;
 pub mod settings;
+pub mod shape;
 pub mod sleep;
 pub mod speculative;
 pub mod testing;
@@ -95,6 +97,7 @@ pub use kkt::{ContactProblem, KktSolution};
 pub use lanes::Lane;
 pub use model::{Model, State};
 pub use settings::{EventSettings, Integrator, Settings};
+pub use shape::Shape;
 pub use sleep::SleepSettings;
 pub use trace::{Reason, Trace};
 pub use units::Units;
