@@ -53,10 +53,11 @@ pub fn shot_velocity(ball: DVec2, cursor: DVec2) -> DVec2 {
     ((ball - cursor) * CUE_GAIN).clamp_length_max(MAX_SHOT_SPEED)
 }
 
-/// What a shot does to a ball's coordinates `(x, y)`: `q̇ = v`, `q` kept.
+/// What a shot does to a ball's coordinates `(x, y)`: `q̇ = v`, `q` kept (a
+/// body that turns keeps its spin).
 pub fn apply_shot(coords: &mut Coords, v: DVec2) {
-    assert_eq!(coords.n, 2, "a shot is for a ball, whose coordinates are (x, y)");
-    coords.qd = [v.x, v.y];
+    assert!(coords.n >= 2, "a shot is for a ball or a body that turns, whose coordinates start (x, y)");
+    coords.qd[..2].copy_from_slice(&[v.x, v.y]);
 }
 
 /// The tool: armed, a left drag from a ball aims (the toolbar and `K` switch it).

@@ -108,6 +108,7 @@ impl History {
                 Source::Coord(i) => world.state.q[i],
                 Source::Velocity(i) => world.state.qd[i],
                 Source::TotalEnergy => world.model.total_energy(&world.state),
+                Source::RotationalEnergy => world.model.rotational_energy(&world.state),
                 Source::UserWork => 0.0,
                 _ => f64::NAN,
             };

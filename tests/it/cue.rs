@@ -93,7 +93,7 @@ fn the_cue_shot_sets_the_velocity_it_shows() {
     frame(&mut app, |m, _| m.release(MouseButton::Left));
     assert_eq!(steps(&app), at, "paused");
     let coords = bodies(&mut app)[b].0;
-    assert_eq!(coords.qd, [shown.x, shown.y], "the ball has the velocity the arrow showed");
+    assert_eq!(coords.qd(), [shown.x, shown.y], "the ball has the velocity the arrow showed");
     assert_eq!(coords.q, q0, "a shot keeps the position");
     assert_eq!(app.world().resource::<CueAim>().shown(), Some((b, shown)), "the arrow stays until the step");
     assert!(status(&app).starts_with("cue shot: cue at (-0.600, 0.200) m/s"), "{}", status(&app));

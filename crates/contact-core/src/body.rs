@@ -28,6 +28,7 @@ use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
 use crate::curve::Curve;
+use crate::shape::Shape;
 
 /// What kind of body, and therefore which generalized coordinates it has.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,8 +40,10 @@ pub enum BodyKind {
     /// A body that never moves (an anchor, a fixed ball): no coordinates.
     Fixed { position: (f64, f64) },
     /// A body that turns: coordinates (x, y, θ) of its centroid and its
-    /// angle (counterclockwise, radians), `inertia` about the centroid in kg·m².
-    Rigid { inertia: f64 },
+    /// angle (counterclockwise, radians), `inertia` about the centroid in
+    /// kg·m², and its shape around the centroid (walls hold it by its
+    /// corners, a disc by its radius).
+    Rigid { inertia: f64, shape: Shape },
 }
 
 /// One body of the model.
@@ -142,13 +145,22 @@ impl Body {
         }
     }
 
+    /// The points walls hold the body by, in its frame: the corners of a box
+    /// or a polygon; its own point for every other body (with its radius).
+    pub fn wall_points(&self) -> Vec<Vector2<f64>> {
+        match &self.kind {
+            BodyKind::Rigid { shape, .. } if !shape.corners().is_empty() => shape.corners(),
+            _ => vec![Vector2::zeros()],
+        }
+    }
+
     /// Diagonal of the body's mass matrix block (M is diagonal for every body kind here).
     pub fn mass_diag(&self, q: &[f64]) -> [f64; 3] {
         match &self.kind {
             BodyKind::Particle => [self.mass, self.mass, 0.0],
             BodyKind::Bead(c) => [self.mass * c.d1(q[self.offset]).norm_squared(), 0.0, 0.0],
             BodyKind::Fixed { .. } => [0.0; 3],
-            BodyKind::Rigid { inertia } => [self.mass, self.mass, *inertia],
+            BodyKind::Rigid { inertia, .. } => [self.mass, self.mass, *inertia],
         }
     }
 }

@@ -49,7 +49,8 @@ impl Coordinates for (&[f64], &[f64]) {
 }
 
 /// A wall of the scene: every ball of [`ContactGenerator::wall_bodies`] stays on
-/// its allowed side, `n·p − offset − r|n| ≥ 0`.
+/// its allowed side, `n·p − offset − r|n| ≥ 0`, and so does every corner of
+/// a box or a polygon ([`Body::wall_points`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wall {
     pub name: String,
@@ -61,8 +62,9 @@ pub struct Wall {
 /// What identifies a generated row across steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConstraintKey {
-    /// Wall `wall` against body `body`.
-    Wall { wall: usize, body: usize },
+    /// Wall `wall` against point `point` of body `body` (0 for a round
+    /// body; a corner of a box or a polygon).
+    Wall { wall: usize, body: usize, point: usize },
     /// Ball `a` against ball `b`, `a < b`.
     Pair { a: usize, b: usize },
 }
@@ -71,8 +73,11 @@ pub enum ConstraintKey {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactGenerator {
     pub walls: Vec<Wall>,
-    /// The balls the walls hold.
+    /// The bodies the walls hold.
     pub wall_bodies: Vec<usize>,
+    /// `points[b]`: the points of body `b` walls hold ([`Body::wall_points`]),
+    /// for every body of the model.
+    pub points: Vec<Vec<Vector2<f64>>>,
     /// The round bodies of which every pair may touch (not two fixed ones).
     pub pair_bodies: Vec<usize>,
     pub pair_restitution: Option<f64>,
@@ -110,7 +115,8 @@ impl ContactGenerator {
     /// Number of constraints the full list would hold.
     pub fn potential(&self) -> usize {
         let n = self.pair_bodies.len();
-        self.walls.len() * self.wall_bodies.len() + n * n.saturating_sub(1) / 2
+        let points: usize = self.wall_bodies.iter().map(|&b| self.points[b].len()).sum();
+        self.walls.len() * points + n * n.saturating_sub(1) / 2
     }
 
     /// The keys of every generated contact with a gap below `margin` at `(q, q̇)`
@@ -127,9 +133,12 @@ impl ContactGenerator {
         for (w, wall) in self.walls.iter().enumerate() {
             let norm = wall.normal.norm();
             for &b in &self.wall_bodies {
-                let g = wall.normal.dot(&pos(b)) - wall.offset - bodies[b].radius * norm;
-                if g <= margin * norm {
-                    keys.push(ConstraintKey::Wall { wall: w, body: b });
+                for (point, &r) in self.points[b].iter().enumerate() {
+                    let p = bodies[b].kinematics_at(r, at.q(), at.qd()).p;
+                    let g = wall.normal.dot(&p) - wall.offset - bodies[b].radius * norm;
+                    if g <= margin * norm {
+                        keys.push(ConstraintKey::Wall { wall: w, body: b, point });
+                    }
                 }
             }
         }
@@ -148,12 +157,19 @@ impl ContactGenerator {
     /// The constraint a key stands for, named as the full list would name it.
     pub fn constraint(&self, bodies: &[Body], key: ConstraintKey) -> Constraint {
         match key {
-            ConstraintKey::Wall { wall, body } => {
+            ConstraintKey::Wall { wall, body, point } => {
                 let w = &self.walls[wall];
+                let corners = self.points[body].len() > 1 || self.points[body][0] != Vector2::zeros();
+                let name = if corners {
+                    format!("{}:{}[{point}]", w.name, bodies[body].name)
+                } else {
+                    format!("{}:{}", w.name, bodies[body].name)
+                };
+                let at = self.points[body][point];
                 Constraint {
-                    name: format!("{}:{}", w.name, bodies[body].name),
+                    name,
                     kind: ConstraintKind::Inequality,
-                    geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset, at: Vector2::zeros() },
+                    geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset, at },
                     restitution: w.restitution,
                 }
             }

@@ -183,6 +183,17 @@ impl Model {
         0.5 * m.iter().zip(&state.qd).map(|(m, v)| m * v * v).sum::<f64>()
     }
 
+    /// The part of the kinetic energy in the bodies' turning, `Σ ½ I θ̇²`.
+    pub fn rotational_energy(&self, state: &State) -> f64 {
+        self.bodies
+            .iter()
+            .filter_map(|b| match b.kind {
+                crate::body::BodyKind::Rigid { inertia, .. } => Some(0.5 * inertia * state.qd[b.offset + 2].powi(2)),
+                _ => None,
+            })
+            .sum()
+    }
+
     /// Potential energy of gravity and of the constant forces, `−Σ (m g + F)·p`.
     pub fn potential_energy(&self, state: &State) -> f64 {
         self.bodies

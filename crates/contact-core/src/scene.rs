@@ -205,5 +205,5 @@ pub fn series_names(model: &Model) -> Vec<String> {
 }
 
 /// Series that are not tied to a coordinate or a constraint.
-pub const GLOBAL_SERIES: [&str; 6] =
-    ["max_violation", "kinetic_energy", "total_energy", "user_work", "handled", "iterations"];
+pub const GLOBAL_SERIES: [&str; 7] =
+    ["max_violation", "kinetic_energy", "rotational_energy", "total_energy", "user_work", "handled", "iterations"];

@@ -13,9 +13,10 @@
 //! a polygon's vertices are taken relative to it ([`Shape::centred`]).
 
 use nalgebra::Vector2;
+use serde::{Deserialize, Serialize};
 
 /// The shape of a body that turns, in its frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
     Disc {
         radius: f64,

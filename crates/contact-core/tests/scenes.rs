@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 7] = [
+const BUILT_IN: [&str; 9] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -13,6 +13,8 @@ const BUILT_IN: [&str; 7] = [
     "sticky-corner.ron",
     "bead-on-curve.ron",
     "ball-pile.ron",
+    "ladder.ron",
+    "falling-rod.ron",
 ];
 
 fn scenes_dir() -> PathBuf {

@@ -30,6 +30,9 @@ fn kind(b: &BodySpec) -> &'static str {
         BodySpec::Bead { .. } => "bead",
         BodySpec::Anchor { .. } => "anchor",
         BodySpec::FixedBall { .. } => "fixed ball",
+        BodySpec::Box { .. } => "box",
+        BodySpec::Polygon { .. } => "polygon",
+        BodySpec::Disc { .. } => "disc",
     }
 }
 
@@ -138,6 +141,9 @@ pub fn fields_of(doc: &SceneDoc, item: &Item) -> Option<(&'static str, Vec<Field
                     opt("restitution", *restitution, e),
                 ],
             ),
+            ConstraintSpec::Pin { a, b, at, .. } => {
+                ("pin", vec![text("name", name), text("a", a), text("b", b), num("at.x", at.0), num("at.y", at.1)])
+            }
             ConstraintSpec::BeadBound { body, min, max, restitution, .. } => (
                 "end stop",
                 vec![
@@ -198,6 +204,7 @@ fn body_fields(b: &BodySpec) -> Vec<Field> {
                 num("radius", *radius),
             ]
         }
+        BodySpec::Box { .. } | BodySpec::Polygon { .. } | BodySpec::Disc { .. } => rigid_fields(b),
     }
 }
 
@@ -439,8 +446,37 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
 }
 
 /// The number field `label` of a body.
+/// The fields of a body that turns: those all have, then its shape's (a
+/// polygon's vertices are edited in the file).
+fn rigid_fields(b: &BodySpec) -> Vec<Field> {
+    let Some((r, _)) = b.rigid() else { return Vec::new() };
+    let mut fields = vec![
+        text("name", r.name),
+        num("position.x", r.position.0),
+        num("position.y", r.position.1),
+        num("angle", r.angle),
+        num("velocity.x", r.velocity.0),
+        num("velocity.y", r.velocity.1),
+        num("angular_velocity", r.angular_velocity),
+        num("mass", r.mass),
+        opt("inertia", r.inertia, "blank: from the shape at uniform density"),
+        num("force.x", r.force.0),
+        num("force.y", r.force.1),
+        num("damping", r.damping),
+    ];
+    match b {
+        BodySpec::Box { size, .. } => fields.extend([num("size.x", size.0), num("size.y", size.1)]),
+        BodySpec::Disc { radius, .. } => fields.push(num("radius", *radius)),
+        _ => {}
+    }
+    fields
+}
+
 fn body_slot<'a>(spec: &'a mut BodySpec, label: &str) -> Option<&'a mut f64> {
     let xy = |v: &'a mut (f64, f64)| if label.ends_with('x') { &mut v.0 } else { &mut v.1 };
+    if matches!(spec, BodySpec::Box { .. } | BodySpec::Polygon { .. } | BodySpec::Disc { .. }) {
+        return rigid_slot(spec, label).flatten();
+    }
     match (spec, label) {
         (
             BodySpec::Particle { position, .. }
@@ -472,6 +508,53 @@ fn body_slot<'a>(spec: &'a mut BodySpec, label: &str) -> Option<&'a mut f64> {
         ) => Some(damping),
         (BodySpec::Bead { u, .. }, "u") => Some(u),
         (BodySpec::Bead { u_dot, .. }, "u_dot") => Some(u_dot),
+        _ => None,
+    }
+}
+
+/// A number field of a body that turns (`Some(None)`: one it does not have;
+/// `None`: not a body that turns).
+fn rigid_slot<'a>(spec: &'a mut BodySpec, label: &str) -> Option<Option<&'a mut f64>> {
+    let xy = |v: &'a mut (f64, f64)| if label.ends_with('x') { &mut v.0 } else { &mut v.1 };
+    let slot = match spec {
+        BodySpec::Box { position, angle, velocity, angular_velocity, mass, force, damping, size, .. } => match label {
+            "size.x" | "size.y" => Some(xy(size)),
+            _ => common(label, position, angle, velocity, angular_velocity, mass, force, damping),
+        },
+        BodySpec::Disc { position, angle, velocity, angular_velocity, mass, force, damping, radius, .. } => match label
+        {
+            "radius" => Some(radius),
+            _ => common(label, position, angle, velocity, angular_velocity, mass, force, damping),
+        },
+        BodySpec::Polygon { position, angle, velocity, angular_velocity, mass, force, damping, .. } => {
+            common(label, position, angle, velocity, angular_velocity, mass, force, damping)
+        }
+        _ => return None,
+    };
+    Some(slot)
+}
+
+/// The fields every body that turns has, by label.
+#[allow(clippy::too_many_arguments)]
+fn common<'a>(
+    label: &str,
+    position: &'a mut (f64, f64),
+    angle: &'a mut f64,
+    velocity: &'a mut (f64, f64),
+    angular_velocity: &'a mut f64,
+    mass: &'a mut f64,
+    force: &'a mut (f64, f64),
+    damping: &'a mut f64,
+) -> Option<&'a mut f64> {
+    let xy = |v: &'a mut (f64, f64)| if label.ends_with('x') { &mut v.0 } else { &mut v.1 };
+    match label {
+        "position.x" | "position.y" => Some(xy(position)),
+        "velocity.x" | "velocity.y" => Some(xy(velocity)),
+        "force.x" | "force.y" => Some(xy(force)),
+        "angle" => Some(angle),
+        "angular_velocity" => Some(angular_velocity),
+        "mass" => Some(mass),
+        "damping" => Some(damping),
         _ => None,
     }
 }

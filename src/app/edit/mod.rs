@@ -588,9 +588,10 @@ fn contact_between(doc: &SceneDoc, a: &str, b: &str) -> Option<String> {
 /// The two bodies' centres of a rod, a rope or a contact, as the world has them.
 fn link_ends(lab: &Lab, c: &ConstraintSpec) -> Option<(DVec2, DVec2)> {
     match c {
-        ConstraintSpec::Rod { a, b, .. } | ConstraintSpec::Rope { a, b, .. } | ConstraintSpec::Contact { a, b, .. } => {
-            Some((body_at(lab, a)?.0, body_at(lab, b)?.0))
-        }
+        ConstraintSpec::Rod { a, b, .. }
+        | ConstraintSpec::Rope { a, b, .. }
+        | ConstraintSpec::Contact { a, b, .. }
+        | ConstraintSpec::Pin { a, b, .. } => Some((body_at(lab, a)?.0, body_at(lab, b)?.0)),
         ConstraintSpec::HalfPlane { .. } | ConstraintSpec::BeadBound { .. } => None,
     }
 }
@@ -771,6 +772,7 @@ fn gestures(
                 return report(
                     edit(ed, &origin, &mut install, |d| {
                         d.file.constraints.push(ConstraintSpec::HalfPlane {
+                            at: (0.0, 0.0),
                             name,
                             body,
                             normal: (n.x, n.y),
@@ -816,7 +818,18 @@ fn gestures(
             let (name, spec) = match ed.tool {
                 Tool::Rope => {
                     let name = fresh(format!("{a}~{b}"));
-                    (name.clone(), ConstraintSpec::Rope { name, a, b, length: None, restitution: None })
+                    (
+                        name.clone(),
+                        ConstraintSpec::Rope {
+                            name,
+                            a,
+                            b,
+                            length: None,
+                            restitution: None,
+                            at_a: (0.0, 0.0),
+                            at_b: (0.0, 0.0),
+                        },
+                    )
                 }
                 Tool::Contact => {
                     let name = fresh(format!("{a}-{b}"));
@@ -824,7 +837,7 @@ fn gestures(
                 }
                 _ => {
                     let name = fresh(format!("{a}~{b}"));
-                    (name.clone(), ConstraintSpec::Rod { name, a, b, length: None })
+                    (name.clone(), ConstraintSpec::Rod { name, a, b, length: None, at_a: (0.0, 0.0), at_b: (0.0, 0.0) })
                 }
             };
             let done = edit(ed, &origin, &mut install, |d| d.file.constraints.push(spec));
@@ -988,7 +1001,10 @@ fn set_position(d: &mut SceneDoc, name: &str, p: DVec2) {
             BodySpec::Ball { position, .. }
             | BodySpec::Particle { position, .. }
             | BodySpec::Anchor { position, .. }
-            | BodySpec::FixedBall { position, .. },
+            | BodySpec::FixedBall { position, .. }
+            | BodySpec::Box { position, .. }
+            | BodySpec::Polygon { position, .. }
+            | BodySpec::Disc { position, .. },
         ) => *position = (p.x, p.y),
         // A bead moves along its curve, to the point nearest `p`.
         Some(BodySpec::Bead { curve, u, .. }) => *u = nearest_on(curve, *u, p),

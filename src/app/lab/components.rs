@@ -15,8 +15,8 @@ pub struct LabBody {
 /// them: fixed, bead `u`, particle `(x, y)`), at the last step boundary.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Coords {
-    pub q: [f64; 2],
-    pub qd: [f64; 2],
+    pub q: [f64; 3],
+    pub qd: [f64; 3],
     /// Number of coordinates used.
     pub n: usize,
 }

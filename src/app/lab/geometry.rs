@@ -186,3 +186,23 @@ pub fn reference_force(world: &World) -> f64 {
         .fold(0.0, f64::max)
         .max(1e-6)
 }
+
+/// The corners of body `b` in the world, counterclockwise, with its point at
+/// `centre` and its angle now: a box or a polygon that turns (none for the
+/// other bodies and for discs).
+pub fn outline(world: &World, b: usize, centre: DVec2) -> Option<Vec<DVec2>> {
+    let body = &world.model.bodies[b];
+    let BodyKind::Rigid { shape, .. } = &body.kind else { return None };
+    let corners = shape.corners();
+    if corners.is_empty() {
+        return None;
+    }
+    let (s, c) = world.state.q[body.offset + 2].sin_cos();
+    Some(corners.iter().map(|r| centre + DVec2::new(c * r.x - s * r.y, s * r.x + c * r.y)).collect())
+}
+
+/// The angle of body `b` (radians), if it turns.
+pub fn angle(world: &World, b: usize) -> Option<f64> {
+    let body = &world.model.bodies[b];
+    matches!(body.kind, BodyKind::Rigid { .. }).then(|| world.state.q[body.offset + 2])
+}

@@ -1,7 +1,7 @@
 //! What a series name means: the scene files' plot names
 //! ([`contact_core::scene::series_names`]) resolved against a world —
 //! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
-//! `NAME.handled`, `max_violation`, `kinetic_energy`, `total_energy`,
+//! `NAME.handled`, `max_violation`, `kinetic_energy`, `rotational_energy`, `total_energy`,
 //! `user_work`, `handled`, `iterations` —
 //! and the value each reads from a step. The history, compare mode's lanes and
 //! the plots share it.
@@ -19,6 +19,8 @@ pub enum Source {
     Handled(usize),
     MaxViolation,
     KineticEnergy,
+    /// The kinetic energy's part in turning bodies, `Σ ½ I θ̇²`.
+    RotationalEnergy,
     /// `½ q̇ᵀ M q̇` plus the potential of gravity and the constant forces.
     TotalEnergy,
     /// The work the mouse springs have done since the start (cumulative: the
@@ -43,6 +45,7 @@ impl Source {
             Source::Absent => f64::NAN,
             Source::MaxViolation => report.max_violation,
             Source::KineticEnergy => report.kinetic_energy,
+            Source::RotationalEnergy => world.model.rotational_energy(&world.state),
             Source::TotalEnergy => report.total_energy,
             // The step's share; a recorder adds them up (see `Source::UserWork`).
             Source::UserWork => report.user_work,
@@ -53,33 +56,26 @@ impl Source {
 
     /// The unit, for axis labels and CSV headers.
     pub fn unit(self, world: &World, name: &str) -> &'static str {
-        let bead = |i: usize| name.ends_with(".u") || name.contains(".u.") || world.model.ndofs() <= i;
+        // A bead's `u` has no unit, an angle `theta` is in radians, the rest in metres.
+        let of = |i: usize, u: [&'static str; 3]| {
+            let is = |c: &str| name.ends_with(&format!(".{c}")) || name.contains(&format!(".{c}."));
+            if is("u") || world.model.ndofs() <= i {
+                ["", "1/s", "1/s²"]
+            } else if is("theta") {
+                ["rad", "rad/s", "rad/s²"]
+            } else {
+                u
+            }
+        };
+        let metres = ["m", "m/s", "m/s²"];
         match self {
-            Source::Coord(i) => {
-                if bead(i) {
-                    ""
-                } else {
-                    "m"
-                }
-            }
-            Source::Velocity(i) => {
-                if bead(i) {
-                    "1/s"
-                } else {
-                    "m/s"
-                }
-            }
-            Source::Acceleration(i) => {
-                if bead(i) {
-                    "1/s²"
-                } else {
-                    "m/s²"
-                }
-            }
+            Source::Coord(i) => of(i, metres)[0],
+            Source::Velocity(i) => of(i, metres)[1],
+            Source::Acceleration(i) => of(i, metres)[2],
             Source::G(_) | Source::MaxViolation | Source::Absent => "m",
             Source::Lambda(_) => "N",
             Source::Handled(_) => "0/1",
-            Source::KineticEnergy | Source::TotalEnergy | Source::UserWork => "J",
+            Source::KineticEnergy | Source::RotationalEnergy | Source::TotalEnergy | Source::UserWork => "J",
             Source::HandledCount => "rows",
             Source::Iterations => "solves",
         }
@@ -91,6 +87,7 @@ pub fn resolve(world: &World, name: &str) -> Option<Source> {
     match name {
         "max_violation" => return Some(Source::MaxViolation),
         "kinetic_energy" => return Some(Source::KineticEnergy),
+        "rotational_energy" => return Some(Source::RotationalEnergy),
         "total_energy" => return Some(Source::TotalEnergy),
         "user_work" => return Some(Source::UserWork),
         "handled" => return Some(Source::HandledCount),
@@ -134,6 +131,7 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::Handled(_) => format!("handled {}", name.trim_end_matches(".handled")),
                 Source::MaxViolation => "max violation".into(),
                 Source::KineticEnergy => "kinetic energy".into(),
+                Source::RotationalEnergy => "of it, turning".into(),
                 Source::TotalEnergy => "total energy".into(),
                 Source::UserWork => "work of the mouse".into(),
                 Source::HandledCount => "handled rows".into(),

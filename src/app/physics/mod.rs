@@ -141,7 +141,7 @@ const MAIN: &str = "lab";
 pub struct UserCoords(Vec<(Entity, Option<Pair>, Option<Pair>)>);
 
 /// A body's `q` or `q̇` as [`Coords`] holds them.
-type Pair = [f64; 2];
+type Pair = [f64; 3];
 
 /// The fixed-step systems and the physics budget.
 pub struct PhysicsPlugin;

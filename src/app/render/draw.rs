@@ -234,7 +234,34 @@ fn draw_outlines(g: &mut Gizmos, s: &Frame, bodies: &Query<(&LabBody, &PointMoti
         let r = if body.radius > 0.0 { body.radius } else { px(PARTICLE_PX) };
         let touched_by_row =
             highlight.constraint.is_some_and(|k| world.model.constraints[k].bodies().contains(&b.index));
-        if highlight.body == Some(b.index) || touched_by_row {
+        let lit = highlight.body == Some(b.index) || touched_by_row;
+        if let Some(angle) = geometry::angle(world, b.index) {
+            // A body that turns: its outline, and a mark from its centroid
+            // along its frame's x axis, which shows it turning.
+            let white = Color::srgba(1.0, 1.0, 1.0, 0.6);
+            let reach = match geometry::outline(world, b.index, p) {
+                Some(corners) => {
+                    let color = if lit { palette::bevy(palette::HIGHLIGHT) } else { white };
+                    g.linestrip_2d(corners.iter().chain(corners.first()).map(|c| f(*c)), color);
+                    corners.iter().map(|c| (*c - p).length()).fold(0.0, f64::max) * 0.8
+                }
+                None => {
+                    if lit {
+                        g.circle_2d(
+                            Isometry2d::from_translation(f(p)),
+                            (r + px(5.0)) as f32,
+                            palette::bevy(palette::HIGHLIGHT),
+                        )
+                        .resolution(48);
+                    }
+                    g.circle_2d(Isometry2d::from_translation(f(p)), r as f32, white).resolution(48);
+                    r
+                }
+            };
+            g.line_2d(f(p), f(p + DVec2::from_angle(angle) * reach), white);
+            continue;
+        }
+        if lit {
             g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, palette::bevy(palette::HIGHLIGHT))
                 .resolution(48);
         }

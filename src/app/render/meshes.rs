@@ -1,8 +1,10 @@
 //! Bodies as disc meshes placed at their interpolated points
-//! (`previous + α (current − previous)`, [`Interpolation`]), and each wall's
-//! forbidden side as a translucent shade across the visible area.
+//! (`previous + α (current − previous)`, [`Interpolation`]), a box or a
+//! polygon that turns as a mesh of its shape turned by its angle, and each
+//! wall's forbidden side as a translucent shade across the visible area.
 
 use bevy::prelude::*;
+use contact_core::BodyKind;
 
 use super::trails::Trail;
 use crate::app::lab::{Interpolation, Lab, LabBody, PointMotion, SceneEntity, SceneLook, ViewTransform, palette};
@@ -41,12 +43,17 @@ pub fn add_body_visuals(
     added: Query<(Entity, &LabBody), Added<LabBody>>,
     assets: Option<Res<Assets2d>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
 ) {
     let (Some(lab), Some(assets)) = (lab, assets) else { return };
     for (e, body) in &added {
         let rgb = palette::body_disc_rgb(&lab.world, body.index);
+        let mesh = match &lab.world.model.bodies[body.index].kind {
+            BodyKind::Rigid { shape, .. } if !shape.corners().is_empty() => meshes.add(fan(&shape.corners())),
+            _ => assets.disc.clone(),
+        };
         commands.entity(e).insert((
-            Mesh2d(assets.disc.clone()),
+            Mesh2d(mesh),
             MeshMaterial2d(materials.add(ColorMaterial::from_color(palette::bevy(rgb)))),
             Transform::from_xyz(0.0, 0.0, -1.0),
             Trail::default(),
@@ -86,10 +93,17 @@ pub fn place_bodies(
     let Some(lab) = lab else { return };
     for (body, motion, mut tf) in &mut bodies {
         let p = motion.at(interp.alpha);
-        let r = lab.world.model.bodies[body.index].radius;
-        let r = if r > 0.0 { r } else { view.world_len(PARTICLE_PX) };
+        let b = &lab.world.model.bodies[body.index];
+        let r = if b.radius > 0.0 { b.radius } else { view.world_len(PARTICLE_PX) };
         tf.translation = Vec3::new(p.x as f32, p.y as f32, -1.0);
-        tf.scale = Vec3::new(r as f32, r as f32, 1.0);
+        if let BodyKind::Rigid { shape, .. } = &b.kind {
+            // Its mesh is the shape in world units (a disc's, the unit disc).
+            let s = if shape.corners().is_empty() { r as f32 } else { 1.0 };
+            tf.scale = Vec3::new(s, s, 1.0);
+            tf.rotation = Quat::from_rotation_z(lab.world.state.q[b.offset + 2] as f32);
+        } else {
+            tf.scale = Vec3::new(r as f32, r as f32, 1.0);
+        }
     }
 }
 
@@ -108,4 +122,19 @@ pub fn place_shades(look: Res<SceneLook>, view: Res<ViewTransform>, mut shades: 
         tf.rotation = Quat::from_rotation_z(angle);
         tf.scale = Vec3::new(extent as f32 * 2.0, extent as f32, 1.0);
     }
+}
+
+/// A convex polygon's mesh (its corners counterclockwise), a fan of triangles
+/// from the first corner.
+fn fan(corners: &[nalgebra::Vector2<f64>]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    let positions: Vec<[f32; 3]> = corners.iter().map(|c| [c.x as f32, c.y as f32, 0.0]).collect();
+    let n = positions.len() as u32;
+    let indices: Vec<u32> = (1..n.saturating_sub(1)).flat_map(|i| [0, i, i + 1]).collect();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n as usize])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n as usize])
+        .with_inserted_indices(Indices::U32(indices))
 }

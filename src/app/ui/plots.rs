@@ -59,13 +59,18 @@ impl PlotsPanel<'_> {
             });
         }
         if self.state.show_extras {
+            // Total: kinetic + the potential of gravity and the constant forces;
+            // with bodies that turn, the kinetic energy's part in turning apart.
+            let turning =
+                self.lab.world.model.bodies.iter().any(|b| matches!(b.kind, contact_core::BodyKind::Rigid { .. }));
+            let energy = if turning {
+                vec!["total_energy", "kinetic_energy", "rotational_energy", "user_work"]
+            } else {
+                vec!["total_energy", "kinetic_energy", "user_work"]
+            };
             let extras = [
                 ("Largest violation [m]", vec!["max_violation"]),
-                (
-                    // Total: kinetic + the potential of gravity and the constant forces.
-                    "Energy [J]",
-                    vec!["total_energy", "kinetic_energy", "user_work"],
-                ),
+                ("Energy [J]", energy),
                 ("Handled rows and solves per step", vec!["handled", "iterations"]),
             ];
             for (title, series) in extras {

@@ -227,6 +227,24 @@ impl SceneDoc {
                     *u_dot = qd[o];
                 }
                 BodySpec::Anchor { .. } | BodySpec::FixedBall { .. } => {}
+                BodySpec::Box { position, angle, velocity, angular_velocity, .. }
+                | BodySpec::Polygon { position, angle, velocity, angular_velocity, .. }
+                | BodySpec::Disc { position, angle, velocity, angular_velocity, .. } => {
+                    *position = (q[o], q[o + 1]);
+                    *angle = q[o + 2];
+                    *velocity = (qd[o], qd[o + 1]);
+                    *angular_velocity = qd[o + 2];
+                }
+            }
+            // A polygon's position is now its centroid: its vertices are written around it.
+            if let BodySpec::Polygon { vertices, .. } = spec {
+                let shape = crate::shape::Shape::Polygon {
+                    vertices: vertices.iter().map(|&(x, y)| nalgebra::Vector2::new(x, y)).collect(),
+                };
+                let c = shape.centroid();
+                for v in vertices.iter_mut() {
+                    *v = (v.0 - c.x, v.1 - c.y);
+                }
             }
         }
         for spec in &mut file.constraints {
@@ -297,7 +315,10 @@ impl SceneDoc {
                 | BodySpec::Ball { name, .. }
                 | BodySpec::Bead { name, .. }
                 | BodySpec::Anchor { name, .. }
-                | BodySpec::FixedBall { name, .. } => *name = new.to_string(),
+                | BodySpec::FixedBall { name, .. }
+                | BodySpec::Box { name, .. }
+                | BodySpec::Polygon { name, .. }
+                | BodySpec::Disc { name, .. } => *name = new.to_string(),
             }
         }
         for (body, _) in &mut self.notes {
@@ -319,7 +340,8 @@ impl SceneDoc {
                 }
                 ConstraintSpec::Contact { a, b, .. }
                 | ConstraintSpec::Rod { a, b, .. }
-                | ConstraintSpec::Rope { a, b, .. } => {
+                | ConstraintSpec::Rope { a, b, .. }
+                | ConstraintSpec::Pin { a, b, .. } => {
                     for x in [a, b] {
                         if x == old {
                             *x = new.to_string();
@@ -373,7 +395,8 @@ impl SceneDoc {
                         ConstraintSpec::HalfPlane { name, .. }
                         | ConstraintSpec::Rod { name, .. }
                         | ConstraintSpec::Rope { name, .. }
-                        | ConstraintSpec::BeadBound { name, .. } => *name = new.to_string(),
+                        | ConstraintSpec::BeadBound { name, .. }
+                        | ConstraintSpec::Pin { name, .. } => *name = new.to_string(),
                         ConstraintSpec::Contact { name, .. } => *name = Some(new.to_string()),
                     }
                 }
@@ -507,7 +530,10 @@ pub fn body_name(b: &BodySpec) -> &str {
         | BodySpec::Ball { name, .. }
         | BodySpec::Bead { name, .. }
         | BodySpec::Anchor { name, .. }
-        | BodySpec::FixedBall { name, .. } => name,
+        | BodySpec::FixedBall { name, .. }
+        | BodySpec::Box { name, .. }
+        | BodySpec::Polygon { name, .. }
+        | BodySpec::Disc { name, .. } => name,
     }
 }
 
@@ -517,7 +543,8 @@ pub fn constraint_name(c: &ConstraintSpec) -> String {
         ConstraintSpec::HalfPlane { name, .. }
         | ConstraintSpec::Rod { name, .. }
         | ConstraintSpec::Rope { name, .. }
-        | ConstraintSpec::BeadBound { name, .. } => name.clone(),
+        | ConstraintSpec::BeadBound { name, .. }
+        | ConstraintSpec::Pin { name, .. } => name.clone(),
         ConstraintSpec::Contact { name, a, b, .. } => name.clone().unwrap_or(format!("{a}-{b}")),
     }
 }
@@ -526,9 +553,10 @@ pub fn constraint_name(c: &ConstraintSpec) -> String {
 pub fn constraint_bodies(c: &ConstraintSpec) -> Vec<&str> {
     match c {
         ConstraintSpec::HalfPlane { body, .. } | ConstraintSpec::BeadBound { body, .. } => vec![body],
-        ConstraintSpec::Contact { a, b, .. } | ConstraintSpec::Rod { a, b, .. } | ConstraintSpec::Rope { a, b, .. } => {
-            vec![a, b]
-        }
+        ConstraintSpec::Contact { a, b, .. }
+        | ConstraintSpec::Rod { a, b, .. }
+        | ConstraintSpec::Rope { a, b, .. }
+        | ConstraintSpec::Pin { a, b, .. } => vec![a, b],
     }
 }
 

@@ -152,6 +152,146 @@ pub enum BodySpec {
     Anchor { name: String, position: Vec2 },
     /// A fixed round obstacle; a ball for `ball_pairs`; no coordinates.
     FixedBall { name: String, position: Vec2, radius: f64 },
+    /// A box that turns, `size` (width, height) centred on `position`;
+    /// coordinates `x`, `y`, `theta` (the fields every body that turns has:
+    /// [`RigidSpec`]).
+    Box {
+        name: String,
+        position: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angle: f64,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        velocity: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angular_velocity: f64,
+        mass: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inertia: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        force: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        damping: f64,
+        size: Vec2,
+    },
+    /// A convex polygon that turns, `vertices` counterclockwise in its frame
+    /// (at `angle` 0, relative to `position`); its point is the polygon's
+    /// centroid. Coordinates `x`, `y`, `theta`.
+    Polygon {
+        name: String,
+        position: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angle: f64,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        velocity: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angular_velocity: f64,
+        mass: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inertia: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        force: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        damping: f64,
+        vertices: Vec<Vec2>,
+    },
+    /// A disc that turns (a ball with an angle); coordinates `x`, `y`, `theta`.
+    /// Walls and `ball_pairs` take it as a ball.
+    Disc {
+        name: String,
+        position: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angle: f64,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        velocity: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angular_velocity: f64,
+        mass: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inertia: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        force: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        damping: f64,
+        radius: f64,
+    },
+}
+
+/// What every body that turns has: its name, its centroid's `position` and
+/// `velocity`, its `angle` (radians, counterclockwise) and `angular_velocity`
+/// (rad/s), its `mass`, a constant `force` at the centroid and a linear
+/// `damping`. Its inertia comes from its shape at uniform density unless
+/// `inertia` (kg·m², about the centroid) is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidSpec<'a> {
+    pub name: &'a str,
+    pub position: Vec2,
+    pub angle: f64,
+    pub velocity: Vec2,
+    pub angular_velocity: f64,
+    pub mass: f64,
+    pub inertia: Option<f64>,
+    pub force: Vec2,
+    pub damping: f64,
+}
+
+impl BodySpec {
+    /// The fields of a body that turns, and its shape as written; `None` for
+    /// the other bodies.
+    pub fn rigid(&self) -> Option<(RigidSpec<'_>, crate::shape::Shape)> {
+        use crate::shape::Shape;
+        let (spec, shape) = match self {
+            BodySpec::Box {
+                name,
+                position,
+                angle,
+                velocity,
+                angular_velocity,
+                mass,
+                inertia,
+                force,
+                damping,
+                size,
+            } => {
+                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                (b, Shape::Box { size: *size })
+            }
+            BodySpec::Polygon {
+                name,
+                position,
+                angle,
+                velocity,
+                angular_velocity,
+                mass,
+                inertia,
+                force,
+                damping,
+                vertices,
+            } => {
+                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                let vertices = vertices.iter().map(|&(x, y)| nalgebra::Vector2::new(x, y)).collect();
+                (b, Shape::Polygon { vertices })
+            }
+            BodySpec::Disc {
+                name,
+                position,
+                angle,
+                velocity,
+                angular_velocity,
+                mass,
+                inertia,
+                force,
+                damping,
+                radius,
+            } => {
+                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                (b, Shape::Disc { radius: *radius })
+            }
+            _ => return None,
+        };
+        let (name, position, angle, velocity, angular_velocity, mass, inertia, force, damping) = spec;
+        let spec = RigidSpec { name, position, angle, velocity, angular_velocity, mass, inertia, force, damping };
+        Some((spec, shape))
+    }
 }
 
 /// A constraint written explicitly. `restitution` overrides the solver's `e`
@@ -168,6 +308,9 @@ pub enum ConstraintSpec {
         normal: Vec2,
         #[serde(default, skip_serializing_if = "is_zero")]
         offset: f64,
+        /// The point of `body` it holds, in the body's frame (default its own point).
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        at: Vec2,
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
@@ -193,6 +336,11 @@ pub enum ConstraintSpec {
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
         length: Option<f64>,
+        /// The points of `a` and `b` it joins, in their frames (default their own points).
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        at_a: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        at_b: Vec2,
     },
     /// A string that can go slack (inequality): `|p_a − p_b| ≤ length`.
     /// Default length: the distance at the start. Also written `String(…)`.
@@ -207,7 +355,14 @@ pub enum ConstraintSpec {
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        at_a: Vec2,
+        #[serde(default, skip_serializing_if = "is_zero2")]
+        at_b: Vec2,
     },
+    /// A pin joint (two equalities): the point `at` of `a` (in its frame)
+    /// stays on the point of `b` it starts on; `b` may be an anchor.
+    Pin { name: String, a: String, b: String, at: Vec2 },
     /// An end stop on a bead's parameter: `u ≥ min` or `u ≤ max` (give one).
     BeadBound {
         name: String,
@@ -231,7 +386,7 @@ impl ConstraintSpec {
             | ConstraintSpec::Contact { restitution, .. }
             | ConstraintSpec::Rope { restitution, .. }
             | ConstraintSpec::BeadBound { restitution, .. } => *restitution,
-            ConstraintSpec::Rod { .. } => None,
+            ConstraintSpec::Rod { .. } | ConstraintSpec::Pin { .. } => None,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::scene::schema::BodySpec;
 pub(super) struct BodyInfo {
     /// Path of the body in the file (`bodies[2]`, or `ball_pile` for generated ones).
     pub(super) path: String,
-    /// Takes part in `walls` (a ball that moves).
+    /// Takes part in `walls` (a ball that moves, a body that turns).
     pub(super) walls: bool,
     /// Takes part in `ball_pairs` (a ball, moving or fixed).
     pub(super) pairs: bool,
@@ -75,6 +75,9 @@ pub(super) fn new_body(name: &str, kind: BodyKind, mass: f64, radius: f64, force
 /// A body written in the file.
 pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) -> Result<()> {
     let f = |field: &str| format!("{path}.{field}");
+    if let Some((rigid, shape)) = spec.rigid() {
+        return super::rigid::add_rigid(cx, out, path, rigid, shape);
+    }
     match spec {
         BodySpec::Particle { name, position, velocity, mass, radius, force, damping }
         | BodySpec::Ball { name, position, velocity, mass, radius, force, damping } => {
@@ -116,6 +119,7 @@ pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) 
             let body = new_body(name, BodyKind::Fixed { position: (p.x, p.y) }, 0.0, *radius, Vector2::zeros(), 0.0);
             out.push(cx, &f("name"), body, BodyInfo { path: path.into(), walls: false, pairs: true }, &[], &[])
         }
+        BodySpec::Box { .. } | BodySpec::Polygon { .. } | BodySpec::Disc { .. } => unreachable!("built above"),
     }
 }
 

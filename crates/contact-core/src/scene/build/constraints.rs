@@ -38,11 +38,22 @@ fn inequality(name: String, geometry: Geometry, restitution: Option<f64>) -> Con
     Constraint { name, kind: ConstraintKind::Inequality, geometry, restitution }
 }
 
-/// The distance between two bodies' points at the start.
-fn start_distance(b: &Bodies, a: usize, c: usize) -> f64 {
-    let pa = b.bodies[a].kinematics(&b.q, &b.qd).p;
-    let pc = b.bodies[c].kinematics(&b.q, &b.qd).p;
-    (pa - pc).norm()
+/// Where the point of body `i` at `at` (its frame) is at the start.
+fn start_point(b: &Bodies, i: usize, at: Vector2<f64>) -> Vector2<f64> {
+    b.bodies[i].kinematics_at(at, &b.q, &b.qd).p
+}
+
+/// The point of body `i`'s frame that is at `p` at the start.
+fn in_frame(b: &Bodies, i: usize, p: Vector2<f64>) -> Vector2<f64> {
+    let body = &b.bodies[i];
+    let d = p - start_point(b, i, Vector2::zeros());
+    match body.kind {
+        BodyKind::Rigid { .. } => {
+            let (s, c) = b.q[body.offset + 2].sin_cos();
+            Vector2::new(c * d.x + s * d.y, -s * d.x + c * d.y)
+        }
+        _ => d,
+    }
 }
 
 /// A constraint written in the file.
@@ -66,21 +77,16 @@ pub(super) fn add_constraint(
         }
         Ok((ia, ic))
     };
-    let length = |given: Option<f64>, ia: usize, ic: usize| -> Result<f64> {
-        match given {
-            Some(l) => cx.positive(&f("length"), l, "length"),
-            None => {
-                let l = start_distance(b, ia, ic);
-                if l > 0.0 {
-                    Ok(l)
-                } else {
-                    Err(cx.err(&f("length"), "the bodies start at the same point: give `length`"))
-                }
-            }
+    let length = |given: Option<f64>, (ia, at_a): (usize, Vector2<f64>), (ic, at_c): (usize, Vector2<f64>)| match given
+    {
+        Some(l) => cx.positive(&f("length"), l, "length"),
+        None => {
+            let l = (start_point(b, ia, at_a) - start_point(b, ic, at_c)).norm();
+            if l > 0.0 { Ok(l) } else { Err(cx.err(&f("length"), "the bodies start at the same point: give `length`")) }
         }
     };
     let c = match spec {
-        ConstraintSpec::HalfPlane { name, body, normal, offset, .. } => {
+        ConstraintSpec::HalfPlane { name, body, normal, offset, at, .. } => {
             let ib = b.find(cx, &f("body"), body)?;
             if !b.bodies[ib].is_dynamic() {
                 return Err(cx.err(&f("body"), format!("body `{body}` is fixed: a half-plane on it could never act")));
@@ -90,31 +96,47 @@ pub(super) fn add_constraint(
                 return Err(cx.err(&f("normal"), "the normal must not be (0, 0)"));
             }
             let offset = cx.finite(&f("offset"), *offset)?;
-            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at: Vector2::zeros() }, e)
+            let at = cx.finite2(&f("at"), *at)?;
+            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e)
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let name = name.clone().unwrap_or_else(|| format!("{a}-{bname}"));
             inequality(name, Geometry::Contact { a: ia, b: ic }, e)
         }
-        ConstraintSpec::Rod { name, a, b: bname, length: given } => {
+        ConstraintSpec::Rod { name, a, b: bname, length: given, at_a, at_b } => {
             let (ia, ic) = pair(a, bname)?;
-            let length = length(*given, ia, ic)?;
+            let (at_a, at_b) = (cx.finite2(&f("at_a"), *at_a)?, cx.finite2(&f("at_b"), *at_b)?);
+            let length = length(*given, (ia, at_a), (ic, at_b))?;
             Constraint {
                 name: name.clone(),
                 kind: ConstraintKind::Equality,
-                geometry: Geometry::Distance { a: ia, b: ic, length, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
+                geometry: Geometry::Distance { a: ia, b: ic, length, at_a, at_b },
                 restitution: None,
             }
         }
-        ConstraintSpec::Rope { name, a, b: bname, length: given, .. } => {
+        ConstraintSpec::Rope { name, a, b: bname, length: given, at_a, at_b, .. } => {
             let (ia, ic) = pair(a, bname)?;
-            let length = length(*given, ia, ic)?;
-            inequality(
-                name.clone(),
-                Geometry::Distance { a: ia, b: ic, length, at_a: Vector2::zeros(), at_b: Vector2::zeros() },
-                e,
-            )
+            let (at_a, at_b) = (cx.finite2(&f("at_a"), *at_a)?, cx.finite2(&f("at_b"), *at_b)?);
+            let length = length(*given, (ia, at_a), (ic, at_b))?;
+            inequality(name.clone(), Geometry::Distance { a: ia, b: ic, length, at_a, at_b }, e)
+        }
+        ConstraintSpec::Pin { name, a, b: bname, at } => {
+            // Two rows, x and y, each its own constraint.
+            let (ia, ic) = pair(a, bname)?;
+            let at_a = cx.finite2(&f("at"), *at)?;
+            let at_b = in_frame(b, ic, start_point(b, ia, at_a));
+            for (axis, coord) in ["x", "y"].iter().enumerate() {
+                let geometry = Geometry::Pin { a: ia, b: ic, at_a, at_b, axis };
+                let c = Constraint {
+                    name: format!("{name}:{coord}"),
+                    kind: ConstraintKind::Equality,
+                    geometry,
+                    restitution: None,
+                };
+                out.push(cx, path, &f("name"), c)?;
+            }
+            return Ok(());
         }
         ConstraintSpec::BeadBound { name, body, min, max, .. } => {
             let ib = b.find(cx, &f("body"), body)?;

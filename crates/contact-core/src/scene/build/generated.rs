@@ -1,5 +1,5 @@
 //! Generated rows: one inequality per wall and ball (`g = n·p − c − r |n| ≥ 0`,
-//! eq. 7), one per pair of balls (`g = ℓ − r_a − r_b ≥ 0`), either every one as
+//! eq. 7) or corner of a box or a polygon, one per pair of balls (`g = ℓ − r_a − r_b ≥ 0`), either every one as
 //! a fixed row, as the paper writes them, or only those a broad phase finds
 //! near, when they would be too many (see [`crate::contacts`]).
 
@@ -39,6 +39,7 @@ pub(super) fn generator(
     let generator = ContactGenerator {
         walls,
         wall_bodies,
+        points: bodies.bodies.iter().map(|b| b.wall_points()).collect(),
         pair_bodies,
         pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
         margin: if min_radius.is_finite() && min_radius > 0.0 { 0.5 * min_radius } else { 0.01 },
@@ -60,8 +61,10 @@ pub(super) fn push_fixed_rows(
     for w in 0..generator.walls.len() {
         let path = format!("walls[{w}]");
         for &b in &generator.wall_bodies {
-            let c = generator.constraint(&bodies.bodies, ConstraintKey::Wall { wall: w, body: b });
-            cons.push(cx, &path, &format!("{path}.name"), c)?;
+            for point in 0..generator.points[b].len() {
+                let c = generator.constraint(&bodies.bodies, ConstraintKey::Wall { wall: w, body: b, point });
+                cons.push(cx, &path, &format!("{path}.name"), c)?;
+            }
         }
     }
     for (x, &a) in generator.pair_bodies.iter().enumerate() {

@@ -26,6 +26,7 @@ mod constraints;
 mod ctx;
 mod generated;
 mod pile;
+mod rigid;
 mod ron_errors;
 mod solver;
 mod start;
