@@ -22,6 +22,7 @@
 use bevy::math::DVec2;
 use bevy::prelude::*;
 
+use super::lab::geometry;
 use super::lab::gizmo::{arrow, f};
 use super::lab::{
     Drags, FrameSet, Grab, Highlight, InputClaims, Interpolation, Lab, LabBody, PhysicsSet, PointMotion, Pointer,
@@ -93,9 +94,10 @@ pub fn mouse(
         pos.iter()
             .enumerate()
             .filter(|(i, _)| is_dynamic(&lab.world, *i))
-            .map(|(i, p)| {
-                let r = lab.world.model.bodies[i].radius;
-                (i, (w - *p).length() - r)
+            .map(|(i, p)| match geometry::outline(&lab.world, i, *p) {
+                // A box or a polygon: under the cursor when it is inside.
+                Some(corners) => (i, distance_outside(&corners, w)),
+                None => (i, (w - *p).length() - lab.world.model.bodies[i].radius),
             })
             .filter(|(_, d)| *d <= view.world_len(grab_px))
             .min_by(|a, b| a.1.total_cmp(&b.1))
@@ -129,7 +131,9 @@ pub fn mouse(
             Some(Grab::ForceTip { body: b })
         } else if let Some(b) = hovered {
             info!("drag: grabbed {} at ({:.4}, {:.4})", lab.body_names[b], pos[b].x, pos[b].y);
-            Some(Grab::Body(Spring { body: b, target: w, force: DVec2::ZERO, peak: 0.0, start: pos[b] }))
+            // A body that turns is held where it was grabbed (its frame), so the spring turns it.
+            let at = geometry::angle(&lab.world, b).map_or(DVec2::ZERO, |a| DVec2::from_angle(-a).rotate(w - pos[b]));
+            Some(Grab::Body(Spring { body: b, target: w, at, force: DVec2::ZERO, peak: 0.0, start: pos[b] }))
         } else {
             Some(Grab::Pan { last: s })
         };
@@ -214,11 +218,13 @@ fn draw_springs(
     look: Res<SceneLook>,
     interp: Res<Interpolation>,
     bodies: Query<(&LabBody, &PointMotion)>,
+    lab: Option<Res<Lab>>,
 ) {
+    let Some(lab) = lab else { return };
     let px = |n: f64| view.world_len(n);
     for s in drags.springs() {
         let Some((_, m)) = bodies.iter().find(|(b, _)| b.index == s.body) else { continue };
-        let p = m.at(interp.alpha);
+        let p = s.point(&lab.world, m.at(interp.alpha));
         let d = s.target - p;
         let len = d.length();
         let color = palette::bevy(palette::SPRING);
@@ -244,4 +250,16 @@ fn draw_springs(
         let force = (s.force * look.force_scale).clamp_length_max(px(220.0));
         arrow(&mut g, p, force, px(11.0), color);
     }
+}
+
+/// How far `w` is outside the convex polygon `corners` (counterclockwise):
+/// negative inside, the distance to the nearest edge's line outside.
+fn distance_outside(corners: &[DVec2], w: DVec2) -> f64 {
+    (0..corners.len())
+        .map(|i| {
+            let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+            let outward = (b - a).perp().normalize_or_zero() * -1.0;
+            (w - a).dot(outward)
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
 }

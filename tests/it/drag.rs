@@ -17,6 +17,7 @@ fn a_pinned_spring_lifts_the_particle() {
     app.world_mut().resource_mut::<Drags>().pins.push(Spring {
         body: 0,
         target,
+        at: DVec2::ZERO,
         force: DVec2::ZERO,
         peak: 0.0,
         start: DVec2::ZERO,

@@ -50,6 +50,7 @@ fn the_mouse_s_work_is_the_change_of_total_energy() {
     app.world_mut().resource_mut::<Drags>().pins.push(Spring {
         body: 0,
         target: DVec2::new(0.5, 0.3),
+        at: DVec2::ZERO,
         force: DVec2::ZERO,
         peak: 0.0,
         start: DVec2::ZERO,

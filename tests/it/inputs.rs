@@ -13,7 +13,7 @@ use contact_lab::app::timeline::Timeline;
 use crate::common::*;
 
 fn spring(body: usize, target: DVec2) -> Spring {
-    Spring { body, target, force: DVec2::ZERO, peak: 0.0, start: DVec2::ZERO }
+    Spring { body, target, at: DVec2::ZERO, force: DVec2::ZERO, peak: 0.0, start: DVec2::ZERO }
 }
 
 #[test]

@@ -61,6 +61,9 @@ pub struct Body {
     pub damping: f64,
     /// The force a user applies (the mouse spring), in N; zero unless written.
     pub user_force: Vector2<f64>,
+    /// The torque about the centroid of a body that turns that the user's
+    /// forces apply away from it (a spring grabbed at a corner), in N·m.
+    pub user_torque: f64,
     /// Index of the body's first coordinate in `q`.
     pub offset: usize,
 }
@@ -84,6 +87,11 @@ impl Body {
             BodyKind::Fixed { .. } => &[],
             BodyKind::Rigid { .. } => &["x", "y", "theta"],
         }
+    }
+
+    /// Whether a user's force or torque acts on the body (a mouse spring).
+    pub fn is_pushed(&self) -> bool {
+        self.user_force.x != 0.0 || self.user_force.y != 0.0 || self.user_torque != 0.0
     }
 
     /// Whether the body has coordinates at all.

@@ -240,6 +240,8 @@ mod tests {
             force: Vector2::zeros(),
             damping: 0.0,
             user_force: Vector2::zeros(),
+            user_torque: 0.0,
+            user_torque: 0.0,
             offset,
         }
     }

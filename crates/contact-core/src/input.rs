@@ -17,7 +17,10 @@
 //! ```
 //!
 //! computed from the state at the start of each step and written into the body's
-//! `user_force`, so it is part of `f` in eq. (1) like any other force.
+//! `user_force`, so it is part of `f` in eq. (1) like any other force. A spring
+//! grabbed at a point `at` of a body that turns (its frame) pulls that point:
+//! `p` and `ṗ` are the point's, and the body also gets the torque `(p − x) × F`
+//! about its centroid (`user_torque`), so a box grabbed by a corner turns.
 
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
@@ -29,11 +32,18 @@ use crate::world::{StepReport, World};
 pub const SPRING_HZ: f64 = 1.5;
 pub const SPRING_ZETA: f64 = 0.7;
 
-/// A mouse spring: body `body` pulled toward `target` (m).
+/// A mouse spring: body `body`'s point at `at` (its frame; its own point by
+/// default) pulled toward `target` (m).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spring {
     pub body: usize,
     pub target: (f64, f64),
+    #[serde(default, skip_serializing_if = "is_origin")]
+    pub at: (f64, f64),
+}
+
+fn is_origin(p: &(f64, f64)) -> bool {
+    *p == (0.0, 0.0)
 }
 
 impl Spring {
@@ -46,23 +56,40 @@ impl Spring {
 
     /// The spring's force at the world's current state (zero for a body that is not there).
     pub fn force(&self, world: &World) -> Vector2<f64> {
-        let Some(body) = world.model.bodies.get(self.body) else { return Vector2::zeros() };
-        let p = world.model.position(self.body, &world.state);
-        let v = world.model.velocity(self.body, &world.state);
-        self.force_at(body.mass, p, v)
+        self.force_and_lever(world).0
+    }
+
+    /// The force, and where it acts from the body's own point (`(p − x)`).
+    fn force_and_lever(&self, world: &World) -> (Vector2<f64>, Vector2<f64>) {
+        let Some(body) = world.model.bodies.get(self.body) else { return (Vector2::zeros(), Vector2::zeros()) };
+        let (q, qd) = (&world.state.q, &world.state.qd);
+        let at = body.kinematics_at(Vector2::new(self.at.0, self.at.1), q, qd);
+        let lever = at.p - body.kinematics(q, qd).p;
+        (self.force_at(body.mass, at.p, at.v), lever)
     }
 }
 
 /// Writes the springs' forces at the current state into the bodies' `user_force`
-/// (every other body's is set to zero).
+/// and, for a point away from a turning body's centroid, `user_torque`
+/// (every other body's are set to zero).
 pub fn apply_springs(world: &mut World, springs: &[Spring]) {
-    let forces: Vec<(usize, Vector2<f64>)> = springs.iter().map(|s| (s.body, s.force(world))).collect();
+    let forces: Vec<(usize, Vector2<f64>, Vector2<f64>)> = springs
+        .iter()
+        .map(|s| {
+            let (f, lever) = s.force_and_lever(world);
+            (s.body, f, lever)
+        })
+        .collect();
     for b in &mut world.model.bodies {
         b.user_force = Vector2::zeros();
+        b.user_torque = 0.0;
     }
-    for (b, f) in forces {
+    for (b, f, lever) in forces {
         if let Some(body) = world.model.bodies.get_mut(b) {
             body.user_force += f;
+            if let crate::body::BodyKind::Rigid { .. } = body.kind {
+                body.user_torque += lever.x * f.y - lever.y * f.x;
+            }
         }
     }
 }
@@ -254,7 +281,7 @@ mod tests {
 
     #[test]
     fn a_spring_at_its_target_and_at_rest_pulls_nothing_and_scales_with_mass() {
-        let s = Spring { body: 0, target: (1.0, 2.0) };
+        let s = Spring { body: 0, target: (1.0, 2.0), at: (0.0, 0.0) };
         assert_eq!(s.force_at(3.0, Vector2::new(1.0, 2.0), Vector2::zeros()), Vector2::zeros());
         let w = 2.0 * std::f64::consts::PI * SPRING_HZ;
         let f = s.force_at(2.0, Vector2::new(0.0, 2.0), Vector2::new(0.0, 1.0));
@@ -266,7 +293,7 @@ mod tests {
         let mut w = ball();
         let mut rec = Recorder::new(&w, 1e-3);
         let mut log = InputLog::default();
-        let springs = [Spring { body: 0, target: (0.3, 0.4) }];
+        let springs = [Spring { body: 0, target: (0.3, 0.4), at: (0.0, 0.0) }];
         rec.observe(&w, 1e-3, &springs, &[], &mut log);
         rec.observe(&w, 1e-3, &springs, &[], &mut log);
         w.settings.algorithm = Algorithm::Platt;

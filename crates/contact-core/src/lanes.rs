@@ -128,7 +128,11 @@ mod tests {
         let mut rec = Recorder::new(&main, h);
         let mut seen = 0;
         for step in 0..200u64 {
-            let springs = if (50..120).contains(&step) { vec![Spring { body: 0, target: (0.5, 0.2) }] } else { vec![] };
+            let springs = if (50..120).contains(&step) {
+                vec![Spring { body: 0, target: (0.5, 0.2), at: (0.0, 0.0) }]
+            } else {
+                vec![]
+            };
             if step == 150 {
                 main.model.bodies[0].force = Vector2::new(1.0, -3.0);
             }

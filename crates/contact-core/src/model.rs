@@ -162,6 +162,9 @@ impl Model {
             for (i, col) in k.columns() {
                 f[*i] += col.dot(&total);
             }
+            if let crate::body::BodyKind::Rigid { .. } = b.kind {
+                f[b.offset + 2] += b.user_torque;
+            }
         }
         f
     }
@@ -210,13 +213,21 @@ impl Model {
         self.kinetic_energy(state) + self.potential_energy(state)
     }
 
-    /// Work of the user's forces (`user_force`: the mouse springs) on a move of
-    /// the bodies' points from `before` to `after`, held over it: `Σ F_u·Δp`.
+    /// Work of the user's forces (`user_force`, `user_torque`: the mouse
+    /// springs) on a move of the bodies from `before` to `after`, held over
+    /// it: `Σ F_u·Δp + τ_u Δθ`.
     pub fn user_work(&self, before: &State, after: &State) -> f64 {
         self.bodies
             .iter()
-            .filter(|b| b.is_dynamic() && (b.user_force.x != 0.0 || b.user_force.y != 0.0))
-            .map(|b| b.user_force.dot(&(b.kinematics(&after.q, &after.qd).p - b.kinematics(&before.q, &before.qd).p)))
+            .filter(|b| b.is_dynamic() && b.is_pushed())
+            .map(|b| {
+                let moved = b.kinematics(&after.q, &after.qd).p - b.kinematics(&before.q, &before.qd).p;
+                let turned = match b.kind {
+                    crate::body::BodyKind::Rigid { .. } => after.q[b.offset + 2] - before.q[b.offset + 2],
+                    _ => 0.0,
+                };
+                b.user_force.dot(&moved) + b.user_torque * turned
+            })
             .sum()
     }
 

@@ -247,7 +247,7 @@ impl Sleep {
             if !body.is_dynamic() || self.frozen[b].is_some() {
                 continue;
             }
-            let pulled = body.user_force.x != 0.0 || body.user_force.y != 0.0;
+            let pulled = body.is_pushed();
             let slow = model.velocity(b, state).norm() < settings.speed;
             self.still[b] = if slow && !pulled { self.still[b] + h } else { 0.0 };
         }
@@ -266,7 +266,7 @@ fn written(state: &State, o: usize, f: &Frozen) -> bool {
 fn disturbed(model: &Model, state: &State, b: usize, f: &Frozen) -> bool {
     let body = &model.bodies[b];
     let (o, k) = (body.offset, body.dofs());
-    let pulled = body.user_force.x != 0.0 || body.user_force.y != 0.0;
+    let pulled = body.is_pushed();
     debug_assert_eq!(k, f.q.len());
     pulled || body.force != f.force || body.mass != f.mass || body.radius != f.radius || written(state, o, f)
 }
@@ -325,6 +325,8 @@ mod tests {
             force: Vector2::zeros(),
             damping: 0.0,
             user_force: Vector2::zeros(),
+            user_torque: 0.0,
+            user_torque: 0.0,
             offset: 0,
         }
     }

@@ -17,6 +17,7 @@ pub fn body(name: &str, kind: BodyKind, mass: f64, radius: f64) -> Body {
         force: Vector2::zeros(),
         damping: 0.0,
         user_force: Vector2::zeros(),
+        user_torque: 0.0,
         offset: 0,
     }
 }

@@ -196,7 +196,7 @@ impl World {
             return self.quiet_step(h);
         }
         // The points the user's forces start from (the mouse's work), when any acts.
-        let pushed = self.model.bodies.iter().any(|b| b.user_force.x != 0.0 || b.user_force.y != 0.0);
+        let pushed = self.model.bodies.iter().any(|b| b.is_pushed());
         let start = pushed.then(|| self.state.clone());
         let algorithm = self.settings.algorithm;
         let solver = algorithm.solver();

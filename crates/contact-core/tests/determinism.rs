@@ -73,7 +73,7 @@ fn session() -> (InputLog, Vec<u64>, f64) {
     let mut h = dt;
     for step in 0..1200u64 {
         let springs: Vec<Spring> = if (100..300).contains(&step) {
-            vec![Spring { body: 0, target: (0.2 + 1e-3 * (step - 100) as f64, 0.3) }]
+            vec![Spring { body: 0, target: (0.2 + 1e-3 * (step - 100) as f64, 0.3), at: (0.0, 0.0) }]
         } else {
             vec![]
         };

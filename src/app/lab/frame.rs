@@ -226,6 +226,8 @@ impl Default for DrawOptions {
 pub struct Spring {
     pub body: usize,
     pub target: DVec2,
+    /// The point grabbed, in the body's frame (a body that turns; zero: its own point).
+    pub at: DVec2,
     /// The force of the last step (N).
     pub force: DVec2,
     /// The largest `|F|` so far (N).
@@ -237,7 +239,12 @@ pub struct Spring {
 impl Spring {
     /// What the core steps with.
     pub fn core(&self) -> contact_core::Spring {
-        contact_core::Spring { body: self.body, target: (self.target.x, self.target.y) }
+        contact_core::Spring { body: self.body, target: (self.target.x, self.target.y), at: (self.at.x, self.at.y) }
+    }
+
+    /// Where the grabbed point is, the body's own point being at `centre`.
+    pub fn point(&self, world: &contact_core::World, centre: DVec2) -> DVec2 {
+        super::geometry::point_at(world, self.body, nalgebra::Vector2::new(self.at.x, self.at.y), &|_| centre)
     }
 }
 

@@ -237,7 +237,7 @@ impl Overlay<'_, '_, '_> {
             if s.body >= nb {
                 continue;
             }
-            let mid = (at[s.body] + s.target) * 0.5;
+            let mid = (s.point(world, at[s.body]) + s.target) * 0.5;
             label(
                 &p,
                 scr(mid) + egui::vec2(10.0, -10.0),

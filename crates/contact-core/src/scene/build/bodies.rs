@@ -69,7 +69,17 @@ impl Bodies {
 }
 
 pub(super) fn new_body(name: &str, kind: BodyKind, mass: f64, radius: f64, force: Vector2<f64>, damping: f64) -> Body {
-    Body { name: name.to_string(), kind, mass, radius, force, damping, user_force: Vector2::zeros(), offset: 0 }
+    Body {
+        name: name.to_string(),
+        kind,
+        mass,
+        radius,
+        force,
+        damping,
+        user_force: Vector2::zeros(),
+        user_torque: 0.0,
+        offset: 0,
+    }
 }
 
 /// A body written in the file.
