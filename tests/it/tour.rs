@@ -151,7 +151,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 7, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 8, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -237,4 +237,19 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     assert!(worst < 1e-15, "largest violation {worst} m");
     let events = app.world().resource::<contact_lab::app::timeline::EventLog>();
     assert!(events.total >= 5, "the rewinds tab lists the first contacts: {}", events.total);
+
+    // 8 · The ladder under Exact: λ wall reaches 0 at t = 0.461 s and stays;
+    // the wall leaves the handled set there, the floor stays; at the pause the
+    // wall is inactive with g > 0, the floor handled.
+    let mut app = run_step_to_its_pause(step_index("8 ·"));
+    let wall = shown(&app, "wall.lambda");
+    let held = shown(&app, "wall.handled");
+    let released = held.iter().find(|p| p.1 == 0.0 && p.0 > 0.0).expect("the wall is let go").0;
+    assert!((released - 0.461).abs() < 1e-9, "released at {released} s");
+    assert!(wall.iter().filter(|p| p.0 >= released).all(|p| p.1 == 0.0), "λ wall stays at 0");
+    assert!(wall.iter().filter(|p| p.0 < released && p.0 > 0.0).all(|p| p.1 > 0.0), "and pushes before");
+    assert!(shown(&app, "floor.handled").iter().skip(1).all(|p| p.1 == 1.0), "the floor stays handled");
+    let (wall, floor) = (row(&mut app, "wall"), row(&mut app, "floor"));
+    assert!(wall.state == ConstraintState::Inactive && wall.g > 0.0, "{wall:?}");
+    assert_eq!(floor.state, ConstraintState::Handled);
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 9] = [
+const BUILT_IN: [&str; 10] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -15,6 +15,7 @@ const BUILT_IN: [&str; 9] = [
     "ball-pile.ron",
     "ladder.ron",
     "falling-rod.ron",
+    "double-pendulum.ron",
 ];
 
 fn scenes_dir() -> PathBuf {
