@@ -38,14 +38,7 @@ fn lanes_step_in_lockstep_and_a_lane_can_be_kept() {
         let algs: Vec<Algorithm> = c.lanes.iter().map(|l| l.lane.algorithm()).collect();
         assert_eq!(algs, [Algorithm::Platt, Algorithm::PlattImproved, Algorithm::Exact, Algorithm::Right]);
     }
-    let spring = Spring {
-        body: 0,
-        target: DVec2::new(0.3, 0.4),
-        at: DVec2::ZERO,
-        force: DVec2::ZERO,
-        peak: 0.0,
-        start: DVec2::ZERO,
-    };
+    let spring = Spring::new(0, DVec2::new(0.3, 0.4));
     run_until(&mut app, 600, |app, _| {
         let s = steps(app);
         let mut drags = app.world_mut().resource_mut::<Drags>();

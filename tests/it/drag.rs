@@ -14,14 +14,7 @@ fn a_pinned_spring_lifts_the_particle() {
     let mut app = headless(&scene);
     app.add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
     let target = DVec2::new(0.5, 0.3);
-    app.world_mut().resource_mut::<Drags>().pins.push(Spring {
-        body: 0,
-        target,
-        at: DVec2::ZERO,
-        force: DVec2::ZERO,
-        peak: 0.0,
-        start: DVec2::ZERO,
-    });
+    app.world_mut().resource_mut::<Drags>().pins.push(Spring::new(0, target));
     run_until(&mut app, 3000, |_, _| {});
     let lab = app.world().resource::<Lab>();
     let p = lab.position(0);

@@ -47,14 +47,7 @@ fn the_mouse_s_work_is_the_change_of_total_energy() {
     s.world.settings.integrator = contact_core::Integrator::ConstantAcceleration;
     let mut app = headless(&s);
     app.add_systems(FixedUpdate, drag::apply_springs.in_set(PhysicsSet::Forces));
-    app.world_mut().resource_mut::<Drags>().pins.push(Spring {
-        body: 0,
-        target: DVec2::new(0.5, 0.3),
-        at: DVec2::ZERO,
-        force: DVec2::ZERO,
-        peak: 0.0,
-        start: DVec2::ZERO,
-    });
+    app.world_mut().resource_mut::<Drags>().pins.push(Spring::new(0, DVec2::new(0.5, 0.3)));
     run_until(&mut app, 2000, |_, _| {});
     let total = series(&app, "total_energy");
     let work = series(&app, "user_work");

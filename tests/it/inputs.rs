@@ -12,10 +12,6 @@ use contact_lab::app::timeline::Timeline;
 
 use crate::common::*;
 
-fn spring(body: usize, target: DVec2) -> Spring {
-    Spring { body, target, at: DVec2::ZERO, force: DVec2::ZERO, peak: 0.0, start: DVec2::ZERO }
-}
-
 #[test]
 fn a_session_replays_from_its_input_log() {
     let scene = scene("billiard-corner.ron");
@@ -24,7 +20,8 @@ fn a_session_replays_from_its_input_log() {
     // A spring whose target moves, as under a dragging mouse.
     run_until(&mut app, 200, |app, _| {
         let s = steps(app) as f64;
-        app.world_mut().resource_mut::<Drags>().grab = Some(Grab::Body(spring(0, DVec2::new(0.2 + 1e-3 * s, 0.35))));
+        app.world_mut().resource_mut::<Drags>().grab =
+            Some(Grab::Body(Spring::new(0, DVec2::new(0.2 + 1e-3 * s, 0.35))));
     });
     app.world_mut().resource_mut::<Drags>().grab = None;
     app.world_mut().resource_mut::<Lab>().world.model.bodies[1].force = nalgebra::Vector2::new(0.3, 0.1);
@@ -43,7 +40,7 @@ fn a_session_replays_from_its_input_log() {
     app.world_mut().write_message(LabAction::Restore(idx));
     app.update();
     app.world_mut().write_message(LabAction::SetAlgorithm(Algorithm::Exact));
-    app.world_mut().resource_mut::<Drags>().pins.push(spring(2, DVec2::new(0.5, 0.5)));
+    app.world_mut().resource_mut::<Drags>().pins.push(Spring::new(2, DVec2::new(0.5, 0.5)));
     app.world_mut().write_message(LabAction::SetPaused(false));
     run_until(&mut app, 800, |_, _| {});
 

@@ -33,14 +33,7 @@ fn lab_app(file: &str, mode: WorkerMode) -> App {
 /// so that both runs give each input to the same step.
 fn session(app: &mut App, lead: u64) -> BTreeMap<u64, Vec<u64>> {
     let mut hashes = BTreeMap::new();
-    let spring = Spring {
-        body: 0,
-        target: DVec2::new(0.3, 0.4),
-        at: DVec2::ZERO,
-        force: DVec2::ZERO,
-        peak: 0.0,
-        start: DVec2::ZERO,
-    };
+    let spring = Spring::new(0, DVec2::new(0.3, 0.4));
     let mut shot = false;
     let mut forked = false;
     run_until(app, 500, |app, _| {

@@ -241,7 +241,6 @@ mod tests {
             damping: 0.0,
             user_force: Vector2::zeros(),
             user_torque: 0.0,
-            user_torque: 0.0,
             offset,
         }
     }

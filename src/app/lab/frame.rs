@@ -237,6 +237,11 @@ pub struct Spring {
 }
 
 impl Spring {
+    /// A spring on body `body`'s own point toward `target`, before its first step.
+    pub fn new(body: usize, target: DVec2) -> Self {
+        Spring { body, target, at: DVec2::ZERO, force: DVec2::ZERO, peak: 0.0, start: DVec2::ZERO }
+    }
+
     /// What the core steps with.
     pub fn core(&self) -> contact_core::Spring {
         contact_core::Spring { body: self.body, target: (self.target.x, self.target.y), at: (self.at.x, self.at.y) }

@@ -285,13 +285,14 @@ impl SceneDoc {
         let (gone, kept): (Vec<_>, Vec<_>) =
             self.file.constraints.drain(..).partition(|c| constraint_bodies(c).contains(&name));
         self.file.constraints = kept;
-        let gone: Vec<String> = gone.iter().map(constraint_name).collect();
+        let gone: Vec<String> = gone.iter().flat_map(row_names).collect();
         self.notes.retain(|(body, _)| body != name);
-        // Its coordinates, its constraints, its generated rows (`wall:name`, `name-b`).
+        // Its coordinates, its constraints, its generated rows (`wall:name`,
+        // `wall:name[2]` for a corner, `name-b`).
         self.drop_series(|head| {
             head == name
                 || gone.iter().any(|c| c == head)
-                || head.split_once(':').is_some_and(|(_, b)| b == name)
+                || head.split_once(':').is_some_and(|(_, b)| b.split('[').next() == Some(name))
                 || head.split_once('-').is_some_and(|(a, b)| a == name || b == name)
         });
         self.file.bodies.len() < before
@@ -365,8 +366,10 @@ impl SceneDoc {
             }
             Item::Constraint(name) => {
                 let before = self.file.constraints.len();
+                let rows: Vec<String> =
+                    self.file.constraints.iter().filter(|c| constraint_name(c) == *name).flat_map(row_names).collect();
                 self.file.constraints.retain(|c| constraint_name(c) != *name);
-                self.drop_series(|head| head == name);
+                self.drop_series(|head| rows.iter().any(|r| r == head));
                 self.file.constraints.len() < before
             }
         }
@@ -400,8 +403,10 @@ impl SceneDoc {
                         ConstraintSpec::Contact { name, .. } => *name = Some(new.to_string()),
                     }
                 }
+                // A pin's rows are `old:x` and `old:y`.
                 for s in self.file.plots.iter_mut().flat_map(|p| &mut p.series) {
-                    if head(s) == old {
+                    let h = head(s);
+                    if h == old || h.strip_prefix(old).is_some_and(|r| r == ":x" || r == ":y") {
                         *s = format!("{new}{}", &s[old.len()..]);
                     }
                 }
@@ -546,6 +551,15 @@ pub fn constraint_name(c: &ConstraintSpec) -> String {
         | ConstraintSpec::BeadBound { name, .. }
         | ConstraintSpec::Pin { name, .. } => name.clone(),
         ConstraintSpec::Contact { name, a, b, .. } => name.clone().unwrap_or(format!("{a}-{b}")),
+    }
+}
+
+/// The names of the model's rows a written constraint gives: its own, or
+/// for a pin `NAME:x` and `NAME:y`.
+pub fn row_names(c: &ConstraintSpec) -> Vec<String> {
+    match c {
+        ConstraintSpec::Pin { name, .. } => vec![format!("{name}:x"), format!("{name}:y")],
+        other => vec![constraint_name(other)],
     }
 }
 
