@@ -89,6 +89,19 @@ impl Body {
         }
     }
 
+    /// The body's angle and angular velocity (0 for a body that does not turn).
+    pub fn angle(&self, q: &[f64], qd: &[f64]) -> (f64, f64) {
+        match self.kind {
+            BodyKind::Rigid { .. } => (q[self.offset + 2], qd[self.offset + 2]),
+            _ => (0.0, 0.0),
+        }
+    }
+
+    /// The index of the body's angle in `q`, if it turns.
+    pub fn angle_column(&self) -> Option<usize> {
+        matches!(self.kind, BodyKind::Rigid { .. }).then_some(self.offset + 2)
+    }
+
     /// Whether a user's force or torque acts on the body (a mouse spring).
     pub fn is_pushed(&self) -> bool {
         self.user_force.x != 0.0 || self.user_force.y != 0.0 || self.user_torque != 0.0

@@ -20,6 +20,13 @@
 //!   - ball contact `g = ℓ − r_a − r_b ≥ 0`;
 //!   - rod `g = ℓ − L = 0`; string (taut rope) `g = L − ℓ ≥ 0` (signs flipped).
 //! * coordinate bound on coordinate `i`: `g = q_i − u0 ≥ 0` or `g = u1 − q_i ≥ 0`.
+//! * corner against an edge (two shapes that turn): the corner `p_a` (a
+//!   point of body `a`) stays on the outer side of the line of an edge of
+//!   body `b`, `g = n·(p_a − x_b) − c ≥ 0` with `n = R(θ_b) n̄` the edge's
+//!   outward unit normal turned with `b`, `c` its offset in `b`'s frame:
+//!   `J = nᵀ P_a − nᵀ P_b + ((⊥n)·(p_a − x_b)) e_θb`, and
+//!   `J̇q̇ = n·(Ṗ_a q̇) + 2 ω_b (⊥n)·(ṗ_a − ẋ_b) − ω_b² n·(p_a − x_b)`: the edge's
+//!   turning normal (eq. 4's second-derivative terms).
 //! * pin joint, two equality rows, `g = e·(p_a − p_b) = 0` for `e` each axis:
 //!   `J = eᵀ (P_a − P_b)`, `J̇q̇ = e·(Ṗ_a q̇ − Ṗ_b q̇)` (a distance of length 0
 //!   would have no direction).
@@ -59,6 +66,10 @@ pub enum Geometry {
     /// `q_{coord} ≥ value` (`upper = false`) or `q_{coord} ≤ value` (`upper = true`)
     /// for the coordinate of index `coord` within body `body`.
     CoordBound { body: usize, coord: usize, value: f64, upper: bool },
+    /// The corner of body `a` at `at` (its frame) against the edge of body
+    /// `b` with outward unit normal `normal` and offset `offset` (`b`'s frame):
+    /// `n·(p_a − x_b) − offset ≥ 0` with `n` turned with `b`.
+    CornerEdge { a: usize, at: Vector2<f64>, b: usize, normal: Vector2<f64>, offset: f64 },
     /// One row of a pin joint: `e_axis·(p_a − p_b) = 0`, the points of `a`
     /// at `at_a` and of `b` at `at_b` (axis 0: x, 1: y).
     Pin { a: usize, b: usize, at_a: Vector2<f64>, at_b: Vector2<f64>, axis: usize },
@@ -79,7 +90,10 @@ impl Constraint {
     pub fn bodies(&self) -> Vec<usize> {
         match self.geometry {
             Geometry::HalfPlane { body, .. } | Geometry::CoordBound { body, .. } => vec![body],
-            Geometry::Contact { a, b } | Geometry::Distance { a, b, .. } | Geometry::Pin { a, b, .. } => vec![a, b],
+            Geometry::Contact { a, b }
+            | Geometry::Distance { a, b, .. }
+            | Geometry::Pin { a, b, .. }
+            | Geometry::CornerEdge { a, b, .. } => vec![a, b],
         }
     }
 
@@ -108,6 +122,23 @@ impl Constraint {
                     ConstraintKind::Equality => distance_row(&ka, &kb, 1.0, -length),
                     ConstraintKind::Inequality => distance_row(&ka, &kb, -1.0, length),
                 }
+            }
+            Geometry::CornerEdge { a, at, b, normal, offset } => {
+                let ka = bodies[a].kinematics_at(at, q, qd);
+                let kb = bodies[b].kinematics(q, qd);
+                let (theta, omega) = bodies[b].angle(q, qd);
+                let (s, c) = theta.sin_cos();
+                let n = Vector2::new(c * normal.x - s * normal.y, s * normal.x + c * normal.y);
+                let perp = Vector2::new(-n.y, n.x);
+                let (d, dv) = (ka.p - kb.p, ka.v - kb.v);
+                let mut row = SparseRow::default();
+                row.add_point(&ka, n);
+                row.add_point(&kb, -n);
+                if let Some(col) = bodies[b].angle_column() {
+                    row.push(col, perp.dot(&d));
+                }
+                let jd_qd = n.dot(&(ka.bias - kb.bias)) + 2.0 * omega * perp.dot(&dv) - omega * omega * n.dot(&d);
+                RowEval { g: n.dot(&d) - offset, row, jd_qd }
             }
             Geometry::Pin { a, b, at_a, at_b, axis } => {
                 let (ka, kb) = (bodies[a].kinematics_at(at_a, q, qd), bodies[b].kinematics_at(at_b, q, qd));
@@ -284,6 +315,50 @@ mod tests {
             let gddot = (g(e) - 2.0 * g(0.0) + g(-e)) / (e * e);
             assert!((gdot - ev.row.dot(&qd)).abs() < 1e-6, "{:?}: J q̇", c.geometry);
             assert!((gddot - ev.jd_qd).abs() < 1e-4, "{:?}: J̇ q̇ {gddot} vs {}", c.geometry, ev.jd_qd);
+        }
+    }
+
+    /// The same on points fixed on bodies that turn: half-planes, rods and
+    /// pins at `at`, and a corner against an edge whose normal turns with its
+    /// body (eq. 4's terms with θ̇²), for two velocities each.
+    #[test]
+    fn rows_on_bodies_that_turn_match_finite_differences() {
+        let rigid = |offset: usize| {
+            let shape = crate::shape::Shape::Box { size: (0.6, 0.2) };
+            body(BodyKind::Rigid { inertia: 0.5, shape }, 0.0, offset)
+        };
+        let bodies = vec![rigid(0), rigid(3), body(BodyKind::Fixed { position: (0.2, -0.3) }, 0.0, 0)];
+        let (ra, rb) = (Vector2::new(0.3, -0.1), Vector2::new(-0.25, 0.1));
+        let geoms = [
+            (
+                ConstraintKind::Inequality,
+                Geometry::HalfPlane { body: 0, normal: Vector2::new(0.3, -1.2), offset: 0.1, at: ra },
+            ),
+            (ConstraintKind::Equality, Geometry::Distance { a: 0, b: 1, length: 1.0, at_a: ra, at_b: rb }),
+            (ConstraintKind::Equality, Geometry::Pin { a: 0, b: 1, at_a: ra, at_b: rb, axis: 0 }),
+            (ConstraintKind::Equality, Geometry::Pin { a: 0, b: 2, at_a: ra, at_b: Vector2::zeros(), axis: 1 }),
+            (
+                ConstraintKind::Inequality,
+                Geometry::CornerEdge { a: 0, at: ra, b: 1, normal: Vector2::new(0.6, 0.8), offset: 0.1 },
+            ),
+            (
+                ConstraintKind::Inequality,
+                Geometry::CornerEdge { a: 1, at: rb, b: 0, normal: Vector2::new(0.0, 1.0), offset: 0.1 },
+            ),
+        ];
+        let q0 = [0.3, -0.4, 0.7, 1.1, 0.2, -2.0];
+        for qd in [[0.8, 0.5, -1.1, -0.3, 0.9, 2.5], [-0.2, 0.1, 3.0, 0.4, -0.7, -1.3]] {
+            let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
+            let e = 1e-4;
+            for (kind, geometry) in &geoms {
+                let c = Constraint { name: "c".into(), kind: *kind, geometry: geometry.clone(), restitution: None };
+                let ev = c.eval(&bodies, &q0, &qd);
+                let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
+                let gdot = (g(e) - g(-e)) / (2.0 * e);
+                let gddot = (g(e) - 2.0 * g(0.0) + g(-e)) / (e * e);
+                assert!((gdot - ev.row.dot(&qd)).abs() < 1e-6, "{:?}: J q̇ {gdot} vs {}", c.geometry, ev.row.dot(&qd));
+                assert!((gddot - ev.jd_qd).abs() < 1e-4, "{:?}: J̇ q̇ {gddot} vs {}", c.geometry, ev.jd_qd);
+            }
         }
     }
 

@@ -67,6 +67,10 @@ pub enum ConstraintKey {
     Wall { wall: usize, body: usize, point: usize },
     /// Ball `a` against ball `b`, `a < b`.
     Pair { a: usize, b: usize },
+    /// Corner `corner` of body `a` against edge `edge` of body `b` (boxes and
+    /// polygons that turn; always by proximity: an edge's line holds only
+    /// near the edge).
+    Corner { a: usize, corner: usize, b: usize, edge: usize },
 }
 
 /// The potential contacts of a scene and the rows generated for them now.
@@ -80,6 +84,8 @@ pub struct ContactGenerator {
     pub points: Vec<Vec<Vector2<f64>>>,
     /// The round bodies of which every pair may touch (not two fixed ones).
     pub pair_bodies: Vec<usize>,
+    /// The boxes and polygons of which every pair may touch, corner against edge.
+    pub shape_bodies: Vec<usize>,
     pub pair_restitution: Option<f64>,
     /// The smallest candidate margin, in m.
     pub margin: f64,
@@ -116,7 +122,11 @@ impl ContactGenerator {
     pub fn potential(&self) -> usize {
         let n = self.pair_bodies.len();
         let points: usize = self.wall_bodies.iter().map(|&b| self.points[b].len()).sum();
-        self.walls.len() * points + n * n.saturating_sub(1) / 2
+        // Each corner of a shape against each edge of another: (Σ nᵢ)² − Σ nᵢ².
+        let sizes: Vec<usize> = self.shape_bodies.iter().map(|&b| self.points[b].len()).collect();
+        let total: usize = sizes.iter().sum();
+        let corners = total * total - sizes.iter().map(|n| n * n).sum::<usize>();
+        self.walls.len() * points + n * n.saturating_sub(1) / 2 + corners
     }
 
     /// The keys of every generated contact with a gap below `margin` at `(q, q̇)`
@@ -149,9 +159,46 @@ impl ContactGenerator {
                 keys.push(ConstraintKey::Pair { a: a.min(b), b: a.max(b) });
             }
         }
+        self.corner_candidates(bodies, at, margin, &mut keys);
         keys.sort_unstable();
         keys.dedup();
         keys
+    }
+
+    /// Corner-against-edge keys of the shapes within `margin` of each other:
+    /// each corner of one against the edge of the other it is in front of
+    /// (the edge whose line it is farthest outside of), when it is within
+    /// `margin` of that line and over the edge (between its ends, give or take
+    /// `margin`). A corner of the second that sits on a corner of the first
+    /// is left out: the first's row holds it (two stacked boxes: two rows).
+    fn corner_candidates(&self, bodies: &[Body], at: &impl Coordinates, margin: f64, keys: &mut Vec<ConstraintKey>) {
+        let world = |b: usize| -> Vec<Vector2<f64>> {
+            self.points[b].iter().map(|&r| bodies[b].kinematics_at(r, at.q(), at.qd()).p).collect()
+        };
+        let reach = |b: usize| self.points[b].iter().map(|r| r.norm()).fold(0.0, f64::max);
+        for (x, &i) in self.shape_bodies.iter().enumerate() {
+            for &j in &self.shape_bodies[x + 1..] {
+                if !bodies[i].is_dynamic() && !bodies[j].is_dynamic() {
+                    continue;
+                }
+                let (ci, cj) = (world(i), world(j));
+                let (pi, pj) = (bodies[i].kinematics(at.q(), at.qd()).p, bodies[j].kinematics(at.q(), at.qd()).p);
+                if (pi - pj).norm() > reach(i) + reach(j) + margin {
+                    continue;
+                }
+                let tol = 1e-9 * (reach(i) + reach(j));
+                for (a, b, corners, edges, other) in [(i, j, &ci, &cj, None), (j, i, &cj, &ci, Some(&ci))] {
+                    for (corner, p) in corners.iter().enumerate() {
+                        if other.is_some_and(|o: &Vec<Vector2<f64>>| o.iter().any(|q| (q - p).norm() <= tol)) {
+                            continue;
+                        }
+                        if let Some(edge) = facing_edge(edges, *p, margin) {
+                            keys.push(ConstraintKey::Corner { a, corner, b, edge });
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The constraint a key stands for, named as the full list would name it.
@@ -173,6 +220,24 @@ impl ContactGenerator {
                     restitution: w.restitution,
                 }
             }
+            ConstraintKey::Corner { a, corner, b, edge } => {
+                let v = &self.points[b];
+                let (v0, v1) = (v[edge], v[(edge + 1) % v.len()]);
+                let t = (v1 - v0).normalize();
+                let normal = Vector2::new(t.y, -t.x);
+                Constraint {
+                    name: format!("{}[{corner}]-{}[{edge}]", bodies[a].name, bodies[b].name),
+                    kind: ConstraintKind::Inequality,
+                    geometry: Geometry::CornerEdge {
+                        a,
+                        at: self.points[a][corner],
+                        b,
+                        normal,
+                        offset: normal.dot(&v0),
+                    },
+                    restitution: self.pair_restitution,
+                }
+            }
             ConstraintKey::Pair { a, b } => Constraint {
                 name: format!("{}-{}", bodies[a].name, bodies[b].name),
                 kind: ConstraintKind::Inequality,
@@ -181,6 +246,22 @@ impl ContactGenerator {
             },
         }
     }
+}
+
+/// The edge of the convex polygon `corners` (counterclockwise, world) that
+/// the point `p` is in front of, if `p` is within `margin` of its line and
+/// over it: the edge `k` from `corners[k]` to `corners[k + 1]` whose outward
+/// side `p` is farthest on.
+fn facing_edge(corners: &[Vector2<f64>], p: Vector2<f64>, margin: f64) -> Option<usize> {
+    let n = corners.len();
+    let side = |k: usize| {
+        let (v0, v1) = (corners[k], corners[(k + 1) % n]);
+        let t = (v1 - v0).normalize();
+        (Vector2::new(t.y, -t.x).dot(&(p - v0)), t.dot(&(p - v0)), (v1 - v0).norm())
+    };
+    let k = (0..n).max_by(|&x, &y| side(x).0.total_cmp(&side(y).0))?;
+    let (gap, along, len) = side(k);
+    (gap <= margin && along >= -margin && along <= len + margin).then_some(k)
 }
 
 /// Index pairs `(i, j)`, `i < j`, of discs `(centre, radius)` whose gap

@@ -172,10 +172,11 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
-    const PINNED: [(&str, u64); 10] = [
+    const PINNED: [(&str, u64); 11] = [
         ("ball-pile.ron", 0x99c41bb1fd244974),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x6471a2a15e7c33fa),
+        ("box-stack.ron", 0x3d336dad505374d4),
         ("double-pendulum.ron", 0xc211f3228d7a85ed),
         ("falling-rod.ron", 0xc1385d39cbe7d941),
         ("ladder.ron", 0xdd0d9edd6ea95b60),

@@ -632,7 +632,9 @@ fn flat(w: &World, c: &Constraint) -> bool {
     match c.geometry {
         Geometry::CoordBound { .. } => true,
         Geometry::HalfPlane { body, .. } => w.model.bodies[body].kind == BodyKind::Particle,
-        Geometry::Contact { .. } | Geometry::Distance { .. } | Geometry::Pin { .. } => false,
+        Geometry::Contact { .. } | Geometry::Distance { .. } | Geometry::Pin { .. } | Geometry::CornerEdge { .. } => {
+            false
+        }
     }
 }
 

@@ -296,3 +296,45 @@ fn the_double_pendulum_loses_energy_at_each_impact_and_never_gains() {
     assert!(worst_pin < 2e-3, "a pin opened by {worst_pin} m");
     assert!(s.world.model.total_energy(&s.world.state) < e0 - 1.0, "the impacts took energy out");
 }
+
+/// `box-stack.ron`: boxes meet corner against edge. Dropped a few
+/// millimetres, the stack settles (plastic impacts take out the potential
+/// energy of the drops, 0.2943 J, and nothing goes through anything), and
+/// each interface then carries the weights above it: the floor 3 m g, the
+/// bottom box's top 2 m g, the middle box's m g, whatever the offsets.
+#[test]
+fn a_stack_of_boxes_carries_the_weights_above_each_interface() {
+    let mut s = scene("box-stack.ron");
+    let e0 = s.world.model.total_energy(&s.world.state);
+    let mut worst = 0.0_f64;
+    let mut report = None;
+    while s.world.state.t < 3.0 {
+        let r = s.world.step(s.dt);
+        worst = worst.max(r.max_violation);
+        report = Some(r);
+    }
+    let r = report.expect("steps");
+    let m = &s.world.model;
+    let carried = |below: &str| -> f64 {
+        (0..m.constraints.len())
+            .filter(|&k| r.handled[k] && m.constraints[k].name.starts_with(below))
+            .map(|k| r.lambda[k])
+            .sum()
+    };
+    let pair = |upper: &str, lower: &str| -> f64 {
+        (0..m.constraints.len())
+            .filter(|&k| {
+                let n = &m.constraints[k].name;
+                r.handled[k] && n.contains(&format!("{upper}[")) && n.contains(&format!("{lower}["))
+            })
+            .map(|k| r.lambda[k])
+            .sum()
+    };
+    assert_relative_eq!(carried("floor:"), 3.0 * G, max_relative = 1e-6);
+    assert_relative_eq!(pair("middle", "bottom"), 2.0 * G, max_relative = 1e-6);
+    assert_relative_eq!(pair("top", "middle"), G, max_relative = 1e-6);
+    assert!(s.world.state.qd.iter().all(|v| v.abs() < 1e-6), "settled: {:?}", s.world.state.qd);
+    assert!(worst < 1e-4, "nothing goes through anything: {worst} m");
+    let lost = e0 - s.world.model.total_energy(&s.world.state);
+    assert_relative_eq!(lost, G * (0.005 + 0.010 + 0.015), max_relative = 1e-3);
+}

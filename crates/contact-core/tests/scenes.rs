@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 10] = [
+const BUILT_IN: [&str; 11] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -16,6 +16,7 @@ const BUILT_IN: [&str; 10] = [
     "ladder.ron",
     "falling-rod.ron",
     "double-pendulum.ron",
+    "box-stack.ron",
 ];
 
 fn scenes_dir() -> PathBuf {

@@ -10,6 +10,7 @@
 //! rod         g = |p_a − p_b| − L   as contact
 //! string      g = L − |p_a − p_b|   signs flipped
 //! pin         g = e·(p_a − p_b)     ∂g/∂p_a = e, ∂g/∂p_b = −e,  e the row's axis
+//! corner      g = n·(p_a − x_b) − c ∂g/∂p_a = n, −n on b at the corner, n the edge's turned normal
 //! ```
 //!
 //! A constraint on a point fixed on a body (`at` in its frame) acts there:
@@ -70,6 +71,13 @@ pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) ->
             let nu = (pa - pb).normalize_or(DVec2::Y);
             let s = if c.is_inequality() { -1.0 } else { 1.0 };
             vec![(a, pa, nu * s), (b, pb, -nu * s)]
+        }
+        Geometry::CornerEdge { a, at, b, normal, .. } => {
+            // The edge's normal turned with `b`, at the corner, on both bodies.
+            let (theta, _) = model.bodies[b].angle(&world.state.q, &world.state.qd);
+            let n = DVec2::from_angle(theta).rotate(v(normal));
+            let p = point_at(world, a, at, positions);
+            vec![(a, p, n), (b, p, -n)]
         }
         Geometry::Pin { a, b, at_a, at_b, axis } => {
             let e = if axis == 0 { DVec2::X } else { DVec2::Y };

@@ -158,6 +158,7 @@ pub fn geometry_label(world: &World, k: usize) -> &'static str {
             }
         }
         Geometry::Pin { .. } => "pin",
+        Geometry::CornerEdge { .. } => "corner",
     }
 }
 

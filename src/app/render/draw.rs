@@ -206,6 +206,13 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
                 let p = point_at(world, a, at_a, &at);
                 g.circle_2d(Isometry2d::from_translation(f(p)), px(4.0) as f32, color);
             }
+            Geometry::CornerEdge { a, at: corner, .. } => {
+                // The corner where it touches, when it does.
+                if s != ConstraintState::Inactive || hl {
+                    let p = point_at(world, a, corner, &at);
+                    g.circle_2d(Isometry2d::from_translation(f(p)), px(3.0) as f32, color);
+                }
+            }
             Geometry::HalfPlane { .. } | Geometry::Pin { .. } => {}
         }
     }

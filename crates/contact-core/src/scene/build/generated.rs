@@ -36,7 +36,16 @@ pub(super) fn generator(
         if file.ball_pairs { (0..bodies.bodies.len()).filter(|&i| bodies.info[i].pairs).collect() } else { Vec::new() };
     let min_radius =
         pair_bodies.iter().chain(&wall_bodies).map(|&i| bodies.bodies[i].radius).fold(f64::INFINITY, f64::min);
+    // Boxes and polygons meet each other corner against edge when the file
+    // asks for contacts between bodies (`ball_pairs`).
+    let shape_bodies: Vec<usize> = if file.ball_pairs {
+        (0..bodies.bodies.len()).filter(|&i| bodies.bodies[i].wall_points().len() > 1).collect()
+    } else {
+        Vec::new()
+    };
+    let shapes = shape_bodies.len() > 1;
     let generator = ContactGenerator {
+        shape_bodies,
         walls,
         wall_bodies,
         points: bodies.bodies.iter().map(|b| b.wall_points()).collect(),
@@ -47,7 +56,9 @@ pub(super) fn generator(
         keys: Vec::new(),
         version: 0,
     };
-    let proximity = generator.potential() > 0 && ov.proximity.unwrap_or(generator.potential() > PROXIMITY_ABOVE);
+    // Corner rows hold only near their edge: with two shapes, always by proximity.
+    let proximity =
+        generator.potential() > 0 && (shapes || ov.proximity.unwrap_or(generator.potential() > PROXIMITY_ABOVE));
     Ok((generator, proximity))
 }
 
@@ -93,7 +104,7 @@ pub(super) fn with_proximity_rows(
     let keys = g.candidates(&model.bodies, state, margin, &[]);
     paths.extend(keys.iter().map(|k| match k {
         ConstraintKey::Wall { wall, .. } => format!("walls[{wall}]"),
-        ConstraintKey::Pair { .. } => "ball_pairs".to_string(),
+        ConstraintKey::Pair { .. } | ConstraintKey::Corner { .. } => "ball_pairs".to_string(),
     }));
     model.set_contact_rows(keys);
     model
