@@ -92,6 +92,18 @@ impl Shape {
         }
     }
 
+    /// The radius of the largest circle about the centroid inside the shape
+    /// (its frame centred: [`Shape::centred`]).
+    pub fn inradius(&self) -> f64 {
+        match self {
+            Shape::Disc { radius } => *radius,
+            Shape::Box { size: (w, h) } => 0.5 * w.min(*h),
+            Shape::Polygon { vertices } => {
+                edges(vertices).map(|(a, b)| cross(a, b).abs() / (b - a).norm()).fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+
     /// The corners, counterclockwise (none for a disc): the points a wall
     /// holds a box or a polygon by.
     pub fn corners(&self) -> Vec<Vector2<f64>> {
@@ -178,6 +190,9 @@ mod tests {
         assert_relative_eq!(t.area(), a * b / 2.0, max_relative = 1e-14);
         assert_relative_eq!(t.centroid(), Vector2::new(a / 3.0, b / 3.0), max_relative = 1e-14);
         assert_relative_eq!(t.inertia_per_kg(), (a * a + b * b) / 18.0, max_relative = 1e-12);
+        // About the centroid the nearest side is the hypotenuse, at a third of
+        // the height to it, a b / (3 √(a² + b²)) (the legs are at a/3 and b/3).
+        assert_relative_eq!(t.centred().inradius(), a * b / (3.0 * (a * a + b * b).sqrt()), max_relative = 1e-12);
     }
 
     /// A regular polygon of many sides tends to the disc it is inscribed in.

@@ -49,7 +49,12 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         let in_view = inner.contains(at);
         let covered = on_screen.covered.get(b).copied().unwrap_or(false);
         let marker = on_screen.marker.get(b).copied().unwrap_or(false);
-        let r_px = if body.radius > 0.0 { (body.radius * view.ppm) as f32 } else { 6.0 };
+        // A body that turns: the circle inside its shape.
+        let r = match &body.kind {
+            contact_core::BodyKind::Rigid { shape, .. } => shape.inradius(),
+            _ => body.radius,
+        };
+        let r_px = if r > 0.0 { (r * view.ppm) as f32 } else { 6.0 };
         let ring = ((0.35 * r_px).min(4.0), (0.9 * r_px).clamp(2.5, 12.0));
         let share = if in_view { colour_share(img, at, ring, palette::body_disc_rgb(&lab.world, b)) } else { 0.0 };
         if in_view && !covered && share < MIN_SHARE {

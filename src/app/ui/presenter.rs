@@ -36,7 +36,9 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let set = match handled.len() {
         0 if lab.report.is_none() => "no step yet".to_string(),
         0 => "E ∪ F⁺ = ∅".to_string(),
-        n if n > 8 => format!("E ∪ F⁺ = {{{}, …}}  ({n} rows)", handled[..8].join(", ")),
+        // A big set: its size and the first rows, on one line where it can,
+        // so the banner leaves the scene in view (a 10-row pyramid holds 173).
+        n if n > 8 => format!("E ∪ F⁺: {n} rows ({}, …)", handled[..2].join(", ")),
         _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
     };
     let shown = egui::Area::new(egui::Id::new("presenter-banner"))
