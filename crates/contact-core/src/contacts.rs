@@ -172,22 +172,27 @@ impl ContactGenerator {
     /// `margin`). A corner of the second that sits on a corner of the first
     /// is left out: the first's row holds it (two stacked boxes: two rows).
     fn corner_candidates(&self, bodies: &[Body], at: &impl Coordinates, margin: f64, keys: &mut Vec<ConstraintKey>) {
-        let world = |b: usize| -> Vec<Vector2<f64>> {
-            self.points[b].iter().map(|&r| bodies[b].kinematics_at(r, at.q(), at.qd()).p).collect()
-        };
-        let reach = |b: usize| self.points[b].iter().map(|r| r.norm()).fold(0.0, f64::max);
+        // Each shape once: its centre, its reach (bounding circle) and its corners in the world.
+        let shapes: Vec<(Vector2<f64>, f64, Vec<Vector2<f64>>)> = self
+            .shape_bodies
+            .iter()
+            .map(|&b| {
+                let corners = self.points[b].iter().map(|&r| bodies[b].kinematics_at(r, at.q(), at.qd()).p).collect();
+                let reach = self.points[b].iter().map(|r| r.norm()).fold(0.0, f64::max);
+                (bodies[b].kinematics(at.q(), at.qd()).p, reach, corners)
+            })
+            .collect();
         for (x, &i) in self.shape_bodies.iter().enumerate() {
-            for &j in &self.shape_bodies[x + 1..] {
+            for (y, &j) in self.shape_bodies.iter().enumerate().skip(x + 1) {
                 if !bodies[i].is_dynamic() && !bodies[j].is_dynamic() {
                     continue;
                 }
-                let (ci, cj) = (world(i), world(j));
-                let (pi, pj) = (bodies[i].kinematics(at.q(), at.qd()).p, bodies[j].kinematics(at.q(), at.qd()).p);
-                if (pi - pj).norm() > reach(i) + reach(j) + margin {
+                let ((pi, ri, ci), (pj, rj, cj)) = (&shapes[x], &shapes[y]);
+                if (pi - pj).norm() > ri + rj + margin {
                     continue;
                 }
-                let tol = 1e-9 * (reach(i) + reach(j));
-                for (a, b, corners, edges, other) in [(i, j, &ci, &cj, None), (j, i, &cj, &ci, Some(&ci))] {
+                let tol = 1e-9 * (ri + rj);
+                for (a, b, corners, edges, other) in [(i, j, ci, cj, None), (j, i, cj, ci, Some(ci))] {
                     for (corner, p) in corners.iter().enumerate() {
                         if other.is_some_and(|o: &Vec<Vector2<f64>>| o.iter().any(|q| (q - p).norm() <= tol)) {
                             continue;
