@@ -82,12 +82,9 @@ pub(super) fn new_body(name: &str, kind: BodyKind, mass: f64, radius: f64, force
     }
 }
 
-/// A body written in the file.
+/// A body written in the file that does not turn.
 pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) -> Result<()> {
     let f = |field: &str| format!("{path}.{field}");
-    if let Some((rigid, shape)) = spec.rigid() {
-        return super::rigid::add_rigid(cx, out, path, rigid, shape);
-    }
     match spec {
         BodySpec::Particle { name, position, velocity, mass, radius, force, damping }
         | BodySpec::Ball { name, position, velocity, mass, radius, force, damping } => {
@@ -129,7 +126,10 @@ pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) 
             let body = new_body(name, BodyKind::Fixed { position: (p.x, p.y) }, 0.0, *radius, Vector2::zeros(), 0.0);
             out.push(cx, &f("name"), body, BodyInfo { path: path.into(), walls: false, pairs: true }, &[], &[])
         }
-        BodySpec::Box { .. } | BodySpec::Polygon { .. } | BodySpec::Disc { .. } => unreachable!("built above"),
+        // Bodies that turn are built by `rigid::add_rigid` (see `build`).
+        BodySpec::Box { .. } | BodySpec::Polygon { .. } | BodySpec::Disc { .. } => {
+            unreachable!("a body that turns is built by rigid::add_rigid")
+        }
     }
 }
 

@@ -53,7 +53,11 @@ pub fn build(file: SceneFile, ov: &Overrides, cx: &Ctx) -> Result<Scene> {
     // Bodies.
     let mut bodies = Bodies::default();
     for (i, spec) in file.bodies.iter().enumerate() {
-        add_body(cx, &mut bodies, &format!("bodies[{i}]"), spec)?;
+        let path = format!("bodies[{i}]");
+        match spec.rigid() {
+            Some((fields, shape)) => rigid::add_rigid(cx, &mut bodies, &path, fields, shape)?,
+            None => add_body(cx, &mut bodies, &path, spec)?,
+        }
     }
     match (&file.ball_pile, ov.balls) {
         (Some(pile), balls) => add_pile(cx, &mut bodies, pile, balls.unwrap_or(pile.count))?,
