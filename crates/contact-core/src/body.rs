@@ -150,9 +150,8 @@ impl Body {
             },
             BodyKind::Rigid { .. } => {
                 let (theta, omega) = (q[o + 2], qd[o + 2]);
-                let (s, c) = theta.sin_cos();
                 // R(θ) r̄ and R'(θ) r̄ = ⊥(R(θ) r̄).
-                let r = Vector2::new(c * at.x - s * at.y, s * at.x + c * at.y);
+                let r = turned(theta, at);
                 let turn = Vector2::new(-r.y, r.x);
                 PointKin {
                     p: Vector2::new(q[o], q[o + 1]) + r,
@@ -184,6 +183,12 @@ impl Body {
             BodyKind::Rigid { inertia, .. } => [self.mass, self.mass, *inertia],
         }
     }
+}
+
+/// `R(θ) v`: `v` turned by `θ` counterclockwise (a body's frame to the world).
+pub fn turned(theta: f64, v: Vector2<f64>) -> Vector2<f64> {
+    let (s, c) = theta.sin_cos();
+    Vector2::new(c * v.x - s * v.y, s * v.x + c * v.y)
 }
 
 /// Kinematics of a body's point: `p`, `ṗ`, the Jacobian columns `∂p/∂q_i` and `Ṗ q̇`.

@@ -127,8 +127,7 @@ impl Constraint {
                 let ka = bodies[a].kinematics_at(at, q, qd);
                 let kb = bodies[b].kinematics(q, qd);
                 let (theta, omega) = bodies[b].angle(q, qd);
-                let (s, c) = theta.sin_cos();
-                let n = Vector2::new(c * normal.x - s * normal.y, s * normal.x + c * normal.y);
+                let n = crate::body::turned(theta, normal);
                 let perp = Vector2::new(-n.y, n.x);
                 let (d, dv) = (ka.p - kb.p, ka.v - kb.v);
                 let mut row = SparseRow::default();

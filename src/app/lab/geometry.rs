@@ -205,8 +205,8 @@ pub fn outline(world: &World, b: usize, centre: DVec2) -> Option<Vec<DVec2>> {
     if corners.is_empty() {
         return None;
     }
-    let (s, c) = world.state.q[body.offset + 2].sin_cos();
-    Some(corners.iter().map(|r| centre + DVec2::new(c * r.x - s * r.y, s * r.x + c * r.y)).collect())
+    let theta = world.state.q[body.offset + 2];
+    Some(corners.iter().map(|r| centre + v(contact_core::body::turned(theta, *r))).collect())
 }
 
 /// The angle of body `b` (radians), if it turns.

@@ -8,7 +8,7 @@ use super::bodies::Bodies;
 use super::ctx::{Ctx, Result, line_of};
 use nalgebra::Vector2;
 
-use crate::body::BodyKind;
+use crate::body::{BodyKind, turned};
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::scene::schema::ConstraintSpec;
 
@@ -48,10 +48,7 @@ fn in_frame(b: &Bodies, i: usize, p: Vector2<f64>) -> Vector2<f64> {
     let body = &b.bodies[i];
     let d = p - start_point(b, i, Vector2::zeros());
     match body.kind {
-        BodyKind::Rigid { .. } => {
-            let (s, c) = b.q[body.offset + 2].sin_cos();
-            Vector2::new(c * d.x + s * d.y, -s * d.x + c * d.y)
-        }
+        BodyKind::Rigid { .. } => turned(-b.q[body.offset + 2], d),
         _ => d,
     }
 }

@@ -4,11 +4,9 @@
 //! unless `inertia` is given. Walls hold a box or a polygon by its corners
 //! and a disc by its radius; `ball_pairs` takes discs as balls.
 
-use nalgebra::Vector2;
-
 use super::bodies::{Bodies, BodyInfo, new_body};
 use super::ctx::{Ctx, Result};
-use crate::body::BodyKind;
+use crate::body::{BodyKind, turned};
 use crate::scene::schema::RigidSpec;
 use crate::shape::Shape;
 
@@ -31,8 +29,7 @@ pub(super) fn add_rigid(cx: &Ctx, out: &mut Bodies, path: &str, spec: RigidSpec,
     // The body's point is the shape's centroid: `position` plus the
     // centroid's place in the frame, turned by `angle`.
     let c = shape.centroid();
-    let (s, co) = angle.sin_cos();
-    let centre = p + Vector2::new(co * c.x - s * c.y, s * c.x + co * c.y);
+    let centre = p + turned(angle, c);
     let shape = shape.centred();
     let inertia = match spec.inertia {
         Some(i) => cx.positive(&f("inertia"), i, "inertia")?,
