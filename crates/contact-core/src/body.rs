@@ -18,6 +18,7 @@
 //! | bead     | u           | c(u) + r̄            | c'(u)            | c''(u) u̇²    | m \|c'(u)\|²      |
 //! | rigid    | (x, y, θ)   | (x, y) + R(θ) r̄     | [I₂ \| R'(θ) r̄] | −θ̇² R(θ) r̄   | diag(m, m, I)     |
 //! | fixed    | none        | position + r̄        | —                | 0            | —                 |
+//! | fixed shape | none     | position + R(α) r̄   | —                | 0            | —                 |
 //!
 //! For a body that turns, `R'(θ) r̄ = ⊥(R(θ) r̄)` (the quarter turn
 //! counterclockwise), so a force `F` at the point gives the torque
@@ -28,7 +29,7 @@ use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
 use crate::curve::Curve;
-use crate::shape::Shape;
+use crate::shapes::Shape;
 
 /// What kind of body, and therefore which generalized coordinates it has.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,6 +45,9 @@ pub enum BodyKind {
     /// kg·m², and its shape around the centroid (walls hold it by its
     /// corners, a disc by its radius).
     Rigid { inertia: f64, shape: Shape },
+    /// A shape that never moves (a step, a ramp, a post): no coordinates;
+    /// its centroid at `position`, turned by `angle`.
+    FixedShape { position: (f64, f64), angle: f64, shape: Shape },
 }
 
 /// One body of the model.
@@ -74,7 +78,7 @@ impl Body {
         match self.kind {
             BodyKind::Particle => 2,
             BodyKind::Bead(_) => 1,
-            BodyKind::Fixed { .. } => 0,
+            BodyKind::Fixed { .. } | BodyKind::FixedShape { .. } => 0,
             BodyKind::Rigid { .. } => 3,
         }
     }
@@ -84,7 +88,7 @@ impl Body {
         match self.kind {
             BodyKind::Particle => &["x", "y"],
             BodyKind::Bead(_) => &["u"],
-            BodyKind::Fixed { .. } => &[],
+            BodyKind::Fixed { .. } | BodyKind::FixedShape { .. } => &[],
             BodyKind::Rigid { .. } => &["x", "y", "theta"],
         }
     }
@@ -93,7 +97,16 @@ impl Body {
     pub fn angle(&self, q: &[f64], qd: &[f64]) -> (f64, f64) {
         match self.kind {
             BodyKind::Rigid { .. } => (q[self.offset + 2], qd[self.offset + 2]),
+            BodyKind::FixedShape { angle, .. } => (angle, 0.0),
             _ => (0.0, 0.0),
+        }
+    }
+
+    /// The body's shape, if it has one (a body that turns, a fixed shape).
+    pub fn shape(&self) -> Option<&Shape> {
+        match &self.kind {
+            BodyKind::Rigid { shape, .. } | BodyKind::FixedShape { shape, .. } => Some(shape),
+            _ => None,
         }
     }
 
@@ -148,6 +161,13 @@ impl Body {
                 ncols: 0,
                 bias: Vector2::zeros(),
             },
+            BodyKind::FixedShape { position, angle, .. } => PointKin {
+                p: Vector2::new(position.0, position.1) + turned(*angle, at),
+                v: Vector2::zeros(),
+                cols: [none, none, none],
+                ncols: 0,
+                bias: Vector2::zeros(),
+            },
             BodyKind::Rigid { .. } => {
                 let (theta, omega) = (q[o + 2], qd[o + 2]);
                 // R(θ) r̄ and R'(θ) r̄ = ⊥(R(θ) r̄).
@@ -168,8 +188,8 @@ impl Body {
     /// The points walls hold the body by, in its frame: the corners of a box
     /// or a polygon; its own point for every other body (with its radius).
     pub fn wall_points(&self) -> Vec<Vector2<f64>> {
-        match &self.kind {
-            BodyKind::Rigid { shape, .. } if !shape.corners().is_empty() => shape.corners(),
+        match self.shape() {
+            Some(shape) if !shape.corners().is_empty() => shape.corners(),
             _ => vec![Vector2::zeros()],
         }
     }
@@ -179,7 +199,7 @@ impl Body {
         match &self.kind {
             BodyKind::Particle => [self.mass, self.mass, 0.0],
             BodyKind::Bead(c) => [self.mass * c.d1(q[self.offset]).norm_squared(), 0.0, 0.0],
-            BodyKind::Fixed { .. } => [0.0; 3],
+            BodyKind::Fixed { .. } | BodyKind::FixedShape { .. } => [0.0; 3],
             BodyKind::Rigid { inertia, .. } => [self.mass, self.mass, *inertia],
         }
     }

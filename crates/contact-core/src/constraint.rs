@@ -18,12 +18,14 @@
 //!   `ℓ̈ = ν·δ̈ + (|δ̇|² − (ν·δ̇)²)/ℓ`, so `J = νᵀ P_a − νᵀ P_b` and
 //!   `J̇q̇ = ν·(Ṗ_a q̇ − Ṗ_b q̇) + (|δ̇|² − (ν·δ̇)²)/ℓ`.
 //!   - ball contact `g = ℓ − r_a − r_b ≥ 0`;
+//!   - a polygon's corner against a disc `g = ℓ − r_b ≥ 0` (`p_a` the corner);
 //!   - rod `g = ℓ − L = 0`; string (taut rope) `g = L − ℓ ≥ 0` (signs flipped).
 //! * coordinate bound on coordinate `i`: `g = q_i − u0 ≥ 0` or `g = u1 − q_i ≥ 0`.
 //! * corner against an edge (two shapes that turn): the corner `p_a` (a
 //!   point of body `a`) stays on the outer side of the line of an edge of
 //!   body `b`, `g = n·(p_a − x_b) − c ≥ 0` with `n = R(θ_b) n̄` the edge's
-//!   outward unit normal turned with `b`, `c` its offset in `b`'s frame:
+//!   outward unit normal turned with `b`, `c` its offset in `b`'s frame (a
+//!   disc's centre against an edge: `g = n·(p_a − x_b) − c − r_a`):
 //!   `J = nᵀ P_a − nᵀ P_b + ((⊥n)·(p_a − x_b)) e_θb`, and
 //!   `J̇q̇ = n·(Ṗ_a q̇) + 2 ω_b (⊥n)·(ṗ_a − ẋ_b) − ω_b² n·(p_a − x_b)`: the edge's
 //!   turning normal (eq. 4's second-derivative terms).
@@ -70,6 +72,9 @@ pub enum Geometry {
     /// `b` with outward unit normal `normal` and offset `offset` (`b`'s frame):
     /// `n·(p_a − x_b) − offset ≥ 0` with `n` turned with `b`.
     CornerEdge { a: usize, at: Vector2<f64>, b: usize, normal: Vector2<f64>, offset: f64 },
+    /// The corner of body `a` at `at` (its frame) against the round body
+    /// `disc`: `|p_a − p_disc| − r_disc ≥ 0` (a disc on a polygon's corner).
+    CornerDisc { a: usize, at: Vector2<f64>, disc: usize },
     /// One row of a pin joint: `e_axis·(p_a − p_b) = 0`, the points of `a`
     /// at `at_a` and of `b` at `at_b` (axis 0: x, 1: y).
     Pin { a: usize, b: usize, at_a: Vector2<f64>, at_b: Vector2<f64>, axis: usize },
@@ -94,6 +99,7 @@ impl Constraint {
             | Geometry::Distance { a, b, .. }
             | Geometry::Pin { a, b, .. }
             | Geometry::CornerEdge { a, b, .. } => vec![a, b],
+            Geometry::CornerDisc { a, disc, .. } => vec![a, disc],
         }
     }
 
@@ -137,7 +143,11 @@ impl Constraint {
                     row.push(col, perp.dot(&d));
                 }
                 let jd_qd = n.dot(&(ka.bias - kb.bias)) + 2.0 * omega * perp.dot(&dv) - omega * omega * n.dot(&d);
-                RowEval { g: n.dot(&d) - offset, row, jd_qd }
+                RowEval { g: n.dot(&d) - offset - bodies[a].radius, row, jd_qd }
+            }
+            Geometry::CornerDisc { a, at, disc } => {
+                let (ka, kb) = (bodies[a].kinematics_at(at, q, qd), bodies[disc].kinematics(q, qd));
+                distance_row(&ka, &kb, 1.0, -bodies[disc].radius)
             }
             Geometry::Pin { a, b, at_a, at_b, axis } => {
                 let (ka, kb) = (bodies[a].kinematics_at(at_a, q, qd), bodies[b].kinematics_at(at_b, q, qd));
@@ -323,7 +333,7 @@ mod tests {
     #[test]
     fn rows_on_bodies_that_turn_match_finite_differences() {
         let rigid = |offset: usize| {
-            let shape = crate::shape::Shape::Box { size: (0.6, 0.2) };
+            let shape = crate::shapes::Shape::Box { size: (0.6, 0.2) };
             body(BodyKind::Rigid { inertia: 0.5, shape }, 0.0, offset)
         };
         let bodies = vec![rigid(0), rigid(3), body(BodyKind::Fixed { position: (0.2, -0.3) }, 0.0, 0)];

@@ -11,9 +11,16 @@
 //!
 //! ```text
 //! model.constraints = [ explicit … | generated, sorted by key ]
-//! key = Wall { wall, body } | Pair { a, b }     (a < b, body indices)
+//! key = Wall { wall, body, point } | Pair { a, b }     (a < b, body indices)
+//!     | Corner { a, corner, b, edge } | CornerDisc { a, corner, disc }
 //! margin = max(base, 4 h v_max)                  (nothing crosses it in one step)
 //! ```
+//!
+//! Shapes that turn add corner rows ([`crate::shapes`] finds which corner
+//! is on which edge): `A[i]-B[j]` (corner `i` of `A` on edge `j` of `B`),
+//! `DISC-B[j]` (a ball or a disc on edge `j`), `A[i]-DISC` (corner `i` on
+//! a ball or a disc). They hold only near their edge or corner, so a scene
+//! with them always takes its contacts by proximity.
 //!
 //! The names are those the full list would have (`WALL:BALL`, `A-B`), and what
 //! persists across steps — the handled set `F⁺` of Platt's algorithms, the warm
@@ -28,6 +35,7 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
+use crate::shapes::{DiscFeature, corners_on_edges, disc_feature, edge_frame};
 
 /// Above this many generated constraints, a scene's contacts are found by proximity.
 pub const PROXIMITY_ABOVE: usize = 1000;
@@ -70,7 +78,11 @@ pub enum ConstraintKey {
     /// Corner `corner` of body `a` against edge `edge` of body `b` (boxes and
     /// polygons that turn; always by proximity: an edge's line holds only
     /// near the edge).
+    /// (A ball or a disc `a` against an edge: `corner` 0, its centre.)
     Corner { a: usize, corner: usize, b: usize, edge: usize },
+    /// Corner `corner` of body `a` (a box or a polygon) against the ball or
+    /// disc `disc`.
+    CornerDisc { a: usize, corner: usize, disc: usize },
 }
 
 /// The potential contacts of a scene and the rows generated for them now.
@@ -126,7 +138,9 @@ impl ContactGenerator {
         let sizes: Vec<usize> = self.shape_bodies.iter().map(|&b| self.points[b].len()).collect();
         let total: usize = sizes.iter().sum();
         let corners = total * total - sizes.iter().map(|n| n * n).sum::<usize>();
-        self.walls.len() * points + n * n.saturating_sub(1) / 2 + corners
+        // Each ball or disc against each edge and each corner of a shape.
+        let round = n * 2 * total;
+        self.walls.len() * points + n * n.saturating_sub(1) / 2 + corners + round
     }
 
     /// The keys of every generated contact with a gap below `margin` at `(q, q̇)`
@@ -139,7 +153,8 @@ impl ContactGenerator {
         keep: &[ConstraintKey],
     ) -> Vec<ConstraintKey> {
         let pos = |i: usize| bodies[i].kinematics(at.q(), at.qd()).p;
-        let mut keys: Vec<ConstraintKey> = keep.to_vec();
+        let mut keys: Vec<ConstraintKey> =
+            keep.iter().copied().filter(|&k| self.over_its_edge(bodies, at, k, margin)).collect();
         for (w, wall) in self.walls.iter().enumerate() {
             let norm = wall.normal.norm();
             for &b in &self.wall_bodies {
@@ -165,12 +180,9 @@ impl ContactGenerator {
         keys
     }
 
-    /// Corner-against-edge keys of the shapes within `margin` of each other:
-    /// each corner of one against the edge of the other it is in front of
-    /// (the edge whose line it is farthest outside of), when it is within
-    /// `margin` of that line and over the edge (between its ends, give or take
-    /// `margin`). A corner of the second that sits on a corner of the first
-    /// is left out: the first's row holds it (two stacked boxes: two rows).
+    /// Keys of the shapes within `margin` of each other (a box or a polygon
+    /// against another, [`corners_on_edges`]; a ball or a disc against one,
+    /// [`disc_feature`]).
     fn corner_candidates(&self, bodies: &[Body], at: &impl Coordinates, margin: f64, keys: &mut Vec<ConstraintKey>) {
         // Each shape once: its centre, its reach (bounding circle) and its corners in the world.
         let shapes: Vec<(Vector2<f64>, f64, Vec<Vector2<f64>>)> = self
@@ -191,19 +203,45 @@ impl ContactGenerator {
                 if (pi - pj).norm() > ri + rj + margin {
                     continue;
                 }
-                let tol = 1e-9 * (ri + rj);
-                for (a, b, corners, edges, other) in [(i, j, ci, cj, None), (j, i, cj, ci, Some(ci))] {
-                    for (corner, p) in corners.iter().enumerate() {
-                        if other.is_some_and(|o: &Vec<Vector2<f64>>| o.iter().any(|q| (q - p).norm() <= tol)) {
-                            continue;
-                        }
-                        if let Some(edge) = facing_edge(edges, *p, margin) {
-                            keys.push(ConstraintKey::Corner { a, corner, b, edge });
-                        }
-                    }
+                for c in corners_on_edges(ci, cj, margin, ri + rj) {
+                    let (a, b) = if c.second { (j, i) } else { (i, j) };
+                    keys.push(ConstraintKey::Corner { a, corner: c.corner, b, edge: c.edge });
                 }
             }
         }
+        for &d in &self.pair_bodies {
+            let (centre, r) = (bodies[d].kinematics(at.q(), at.qd()).p, bodies[d].radius);
+            for (x, &s) in self.shape_bodies.iter().enumerate() {
+                let (p, reach, corners) = &shapes[x];
+                if (!bodies[d].is_dynamic() && !bodies[s].is_dynamic()) || (p - centre).norm() > reach + r + margin {
+                    continue;
+                }
+                match disc_feature(corners, centre, r) {
+                    Some(DiscFeature::Edge { edge, gap }) if gap <= margin => {
+                        keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge })
+                    }
+                    Some(DiscFeature::Corner { corner, gap }) if gap <= margin => {
+                        keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d })
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Whether a kept row still stands for its contact: a corner row (or a
+    /// disc's row on an edge) only while its point is over the edge, with
+    /// the tolerance it was generated with (past the edge's end the line
+    /// would hold the point up in the air; the other body's corner, or the
+    /// disc's row on the corner, takes over there). Every other row holds
+    /// wherever it is.
+    fn over_its_edge(&self, bodies: &[Body], at: &impl Coordinates, key: ConstraintKey, margin: f64) -> bool {
+        let ConstraintKey::Corner { a, corner, b, edge } = key else { return true };
+        let world = |i: usize, r: Vector2<f64>| bodies[i].kinematics_at(r, at.q(), at.qd()).p;
+        let corners: Vec<Vector2<f64>> = self.points[b].iter().map(|&r| world(b, r)).collect();
+        let (_, _, along, len) = edge_frame(&corners, edge, world(a, self.points[a][corner]));
+        let slack = if bodies[a].radius > 0.0 { 0.0 } else { margin };
+        (-slack..=len + slack).contains(&along)
     }
 
     /// The constraint a key stands for, named as the full list would name it.
@@ -230,8 +268,13 @@ impl ContactGenerator {
                 let (v0, v1) = (v[edge], v[(edge + 1) % v.len()]);
                 let t = (v1 - v0).normalize();
                 let normal = Vector2::new(t.y, -t.x);
+                let name = if bodies[a].radius > 0.0 {
+                    format!("{}-{}[{edge}]", bodies[a].name, bodies[b].name)
+                } else {
+                    format!("{}[{corner}]-{}[{edge}]", bodies[a].name, bodies[b].name)
+                };
                 Constraint {
-                    name: format!("{}[{corner}]-{}[{edge}]", bodies[a].name, bodies[b].name),
+                    name,
                     kind: ConstraintKind::Inequality,
                     geometry: Geometry::CornerEdge {
                         a,
@@ -243,6 +286,12 @@ impl ContactGenerator {
                     restitution: self.pair_restitution,
                 }
             }
+            ConstraintKey::CornerDisc { a, corner, disc } => Constraint {
+                name: format!("{}[{corner}]-{}", bodies[a].name, bodies[disc].name),
+                kind: ConstraintKind::Inequality,
+                geometry: Geometry::CornerDisc { a, at: self.points[a][corner], disc },
+                restitution: self.pair_restitution,
+            },
             ConstraintKey::Pair { a, b } => Constraint {
                 name: format!("{}-{}", bodies[a].name, bodies[b].name),
                 kind: ConstraintKind::Inequality,
@@ -251,22 +300,6 @@ impl ContactGenerator {
             },
         }
     }
-}
-
-/// The edge of the convex polygon `corners` (counterclockwise, world) that
-/// the point `p` is in front of, if `p` is within `margin` of its line and
-/// over it: the edge `k` from `corners[k]` to `corners[k + 1]` whose outward
-/// side `p` is farthest on.
-fn facing_edge(corners: &[Vector2<f64>], p: Vector2<f64>, margin: f64) -> Option<usize> {
-    let n = corners.len();
-    let side = |k: usize| {
-        let (v0, v1) = (corners[k], corners[(k + 1) % n]);
-        let t = (v1 - v0).normalize();
-        (Vector2::new(t.y, -t.x).dot(&(p - v0)), t.dot(&(p - v0)), (v1 - v0).norm())
-    };
-    let k = (0..n).max_by(|&x, &y| side(x).0.total_cmp(&side(y).0))?;
-    let (gap, along, len) = side(k);
-    (gap <= margin && along >= -margin && along <= len + margin).then_some(k)
 }
 
 /// Index pairs `(i, j)`, `i < j`, of discs `(centre, radius)` whose gap

@@ -632,9 +632,11 @@ fn flat(w: &World, c: &Constraint) -> bool {
     match c.geometry {
         Geometry::CoordBound { .. } => true,
         Geometry::HalfPlane { body, .. } => w.model.bodies[body].kind == BodyKind::Particle,
-        Geometry::Contact { .. } | Geometry::Distance { .. } | Geometry::Pin { .. } | Geometry::CornerEdge { .. } => {
-            false
-        }
+        Geometry::Contact { .. }
+        | Geometry::Distance { .. }
+        | Geometry::Pin { .. }
+        | Geometry::CornerEdge { .. }
+        | Geometry::CornerDisc { .. } => false,
     }
 }
 

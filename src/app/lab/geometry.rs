@@ -76,8 +76,14 @@ pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) ->
             // The edge's normal turned with `b`, at the corner, on both bodies.
             let (theta, _) = model.bodies[b].angle(&world.state.q, &world.state.qd);
             let n = DVec2::from_angle(theta).rotate(v(normal));
-            let p = point_at(world, a, at, positions);
+            // A disc's row is written at its centre; it touches a radius out.
+            let p = point_at(world, a, at, positions) - n * model.bodies[a].radius;
             vec![(a, p, n), (b, p, -n)]
+        }
+        Geometry::CornerDisc { a, at, disc } => {
+            let (p, centre) = (point_at(world, a, at, positions), positions(disc));
+            let nu = (p - centre).normalize_or(DVec2::Y);
+            vec![(a, p, nu), (disc, p, -nu)]
         }
         Geometry::Pin { a, b, at_a, at_b, axis } => {
             let e = if axis == 0 { DVec2::X } else { DVec2::Y };
@@ -105,7 +111,7 @@ pub fn gradients(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) ->
                     vec![(body, p, dir * s)]
                 }
                 // A bound on θ is a torque, not a force at a point.
-                BodyKind::Fixed { .. } | BodyKind::Rigid { .. } => vec![],
+                BodyKind::Fixed { .. } | BodyKind::FixedShape { .. } | BodyKind::Rigid { .. } => vec![],
             }
         }
     }
@@ -196,21 +202,21 @@ pub fn reference_force(world: &World) -> f64 {
 }
 
 /// The corners of body `b` in the world, counterclockwise, with its point at
-/// `centre` and its angle now: a box or a polygon that turns (none for the
-/// other bodies and for discs).
+/// `centre` and its angle now: a box or a polygon (none for the other
+/// bodies and for discs).
 pub fn outline(world: &World, b: usize, centre: DVec2) -> Option<Vec<DVec2>> {
     let body = &world.model.bodies[b];
-    let BodyKind::Rigid { shape, .. } = &body.kind else { return None };
-    let corners = shape.corners();
+    let corners = body.shape()?.corners();
     if corners.is_empty() {
         return None;
     }
-    let theta = world.state.q[body.offset + 2];
+    let theta = body.angle(&world.state.q, &world.state.qd).0;
     Some(corners.iter().map(|r| centre + v(contact_core::body::turned(theta, *r))).collect())
 }
 
-/// The angle of body `b` (radians), if it turns.
+/// The angle of body `b` (radians), if it has a shape (it turns, or it is
+/// a fixed shape at an angle).
 pub fn angle(world: &World, b: usize) -> Option<f64> {
     let body = &world.model.bodies[b];
-    matches!(body.kind, BodyKind::Rigid { .. }).then(|| world.state.q[body.offset + 2])
+    body.shape().map(|_| body.angle(&world.state.q, &world.state.qd).0)
 }

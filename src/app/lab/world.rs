@@ -158,7 +158,7 @@ pub fn geometry_label(world: &World, k: usize) -> &'static str {
             }
         }
         Geometry::Pin { .. } => "pin",
-        Geometry::CornerEdge { .. } => "corner",
+        Geometry::CornerEdge { .. } | Geometry::CornerDisc { .. } => "corner",
     }
 }
 
@@ -169,7 +169,7 @@ pub fn is_round(world: &World, b: usize) -> bool {
 
 /// Whether body `b` can move.
 pub fn is_dynamic(world: &World, b: usize) -> bool {
-    !matches!(world.model.bodies[b].kind, BodyKind::Fixed { .. })
+    world.model.bodies[b].is_dynamic()
 }
 
 /// Whether body `b` can be shot with the cue: a round particle.

@@ -14,7 +14,7 @@ use contact_core::{BodyKind, Curve, Geometry, World};
 
 use super::meshes::PARTICLE_PX;
 use super::trails::{FLASH_SECONDS, Flashes, Trail};
-use crate::app::lab::geometry::point_at;
+use crate::app::lab::geometry::{gradients, point_at};
 use crate::app::lab::gizmo::{arrow, curve_strip, f, grid_step};
 use crate::app::lab::{
     ConstraintState, ConstraintStatus, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, PointMotion,
@@ -206,10 +206,10 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
                 let p = point_at(world, a, at_a, &at);
                 g.circle_2d(Isometry2d::from_translation(f(p)), px(4.0) as f32, color);
             }
-            Geometry::CornerEdge { a, at: corner, .. } => {
-                // The corner where it touches, when it does.
+            Geometry::CornerEdge { .. } | Geometry::CornerDisc { .. } => {
+                // The corner (or the disc's point) where it touches, when it does.
                 if s != ConstraintState::Inactive || hl {
-                    let p = point_at(world, a, corner, &at);
+                    let p = gradients(world, k, &at)[0].1;
                     g.circle_2d(Isometry2d::from_translation(f(p)), px(3.0) as f32, color);
                 }
             }

@@ -4,7 +4,6 @@
 //! wall's forbidden side as a translucent shade across the visible area.
 
 use bevy::prelude::*;
-use contact_core::BodyKind;
 
 use super::trails::Trail;
 use crate::app::lab::{Interpolation, Lab, LabBody, PointMotion, SceneEntity, SceneLook, ViewTransform, palette};
@@ -48,8 +47,8 @@ pub fn add_body_visuals(
     let (Some(lab), Some(assets)) = (lab, assets) else { return };
     for (e, body) in &added {
         let rgb = palette::body_disc_rgb(&lab.world, body.index);
-        let mesh = match &lab.world.model.bodies[body.index].kind {
-            BodyKind::Rigid { shape, .. } if !shape.corners().is_empty() => meshes.add(fan(&shape.corners())),
+        let mesh = match lab.world.model.bodies[body.index].shape() {
+            Some(shape) if !shape.corners().is_empty() => meshes.add(fan(&shape.corners())),
             _ => assets.disc.clone(),
         };
         commands.entity(e).insert((
@@ -96,11 +95,11 @@ pub fn place_bodies(
         let b = &lab.world.model.bodies[body.index];
         let r = if b.radius > 0.0 { b.radius } else { view.world_len(PARTICLE_PX) };
         tf.translation = Vec3::new(p.x as f32, p.y as f32, -1.0);
-        if let BodyKind::Rigid { shape, .. } = &b.kind {
+        if let Some(shape) = b.shape() {
             // Its mesh is the shape in world units (a disc's, the unit disc).
             let s = if shape.corners().is_empty() { r as f32 } else { 1.0 };
             tf.scale = Vec3::new(s, s, 1.0);
-            tf.rotation = Quat::from_rotation_z(lab.world.state.q[b.offset + 2] as f32);
+            tf.rotation = Quat::from_rotation_z(b.angle(&lab.world.state.q, &lab.world.state.qd).0 as f32);
         } else {
             tf.scale = Vec3::new(r as f32, r as f32, 1.0);
         }

@@ -50,10 +50,7 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         let covered = on_screen.covered.get(b).copied().unwrap_or(false);
         let marker = on_screen.marker.get(b).copied().unwrap_or(false);
         // A body that turns: the circle inside its shape.
-        let r = match &body.kind {
-            contact_core::BodyKind::Rigid { shape, .. } => shape.inradius(),
-            _ => body.radius,
-        };
+        let r = body.shape().map_or(body.radius, |shape| shape.inradius());
         let r_px = if r > 0.0 { (r * view.ppm) as f32 } else { 6.0 };
         let ring = ((0.35 * r_px).min(4.0), (0.9 * r_px).clamp(2.5, 12.0));
         let share = if in_view { colour_share(img, at, ring, palette::body_disc_rgb(&lab.world, b)) } else { 0.0 };

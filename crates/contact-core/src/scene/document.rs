@@ -238,7 +238,7 @@ impl SceneDoc {
             }
             // A polygon's position is now its centroid: its vertices are written around it.
             if let BodySpec::Polygon { vertices, .. } = spec {
-                let shape = crate::shape::Shape::Polygon {
+                let shape = crate::shapes::Shape::Polygon {
                     vertices: vertices.iter().map(|&(x, y)| nalgebra::Vector2::new(x, y)).collect(),
                 };
                 let c = shape.centroid();

@@ -164,7 +164,10 @@ pub enum BodySpec {
         velocity: Vec2,
         #[serde(default, skip_serializing_if = "is_zero")]
         angular_velocity: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
         mass: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        fixed: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         inertia: Option<f64>,
         #[serde(default, skip_serializing_if = "is_zero2")]
@@ -185,7 +188,10 @@ pub enum BodySpec {
         velocity: Vec2,
         #[serde(default, skip_serializing_if = "is_zero")]
         angular_velocity: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
         mass: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        fixed: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         inertia: Option<f64>,
         #[serde(default, skip_serializing_if = "is_zero2")]
@@ -205,7 +211,10 @@ pub enum BodySpec {
         velocity: Vec2,
         #[serde(default, skip_serializing_if = "is_zero")]
         angular_velocity: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
         mass: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        fixed: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         inertia: Option<f64>,
         #[serde(default, skip_serializing_if = "is_zero2")]
@@ -220,7 +229,9 @@ pub enum BodySpec {
 /// `velocity`, its `angle` (radians, counterclockwise) and `angular_velocity`
 /// (rad/s), its `mass`, a constant `force` at the centroid and a linear
 /// `damping`. Its inertia comes from its shape at uniform density unless
-/// `inertia` (kg·m², about the centroid) is given.
+/// `inertia` (kg·m², about the centroid) is given. With `fixed: true` the
+/// shape never moves (a step, a ramp): it has no coordinates and needs no
+/// mass, and nothing but `name`, `position`, `angle` and the shape applies.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RigidSpec<'a> {
     pub name: &'a str,
@@ -229,6 +240,8 @@ pub struct RigidSpec<'a> {
     pub velocity: Vec2,
     pub angular_velocity: f64,
     pub mass: f64,
+    /// A shape that never moves: no coordinates, no mass.
+    pub fixed: bool,
     pub inertia: Option<f64>,
     pub force: Vec2,
     pub damping: f64,
@@ -237,8 +250,8 @@ pub struct RigidSpec<'a> {
 impl BodySpec {
     /// The fields of a body that turns, and its shape as written; `None` for
     /// the other bodies.
-    pub fn rigid(&self) -> Option<(RigidSpec<'_>, crate::shape::Shape)> {
-        use crate::shape::Shape;
+    pub fn rigid(&self) -> Option<(RigidSpec<'_>, crate::shapes::Shape)> {
+        use crate::shapes::Shape;
         let (spec, shape) = match self {
             BodySpec::Box {
                 name,
@@ -247,12 +260,13 @@ impl BodySpec {
                 velocity,
                 angular_velocity,
                 mass,
+                fixed,
                 inertia,
                 force,
                 damping,
                 size,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
                 (b, Shape::Box { size: *size })
             }
             BodySpec::Polygon {
@@ -262,12 +276,13 @@ impl BodySpec {
                 velocity,
                 angular_velocity,
                 mass,
+                fixed,
                 inertia,
                 force,
                 damping,
                 vertices,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
                 let vertices = vertices.iter().map(|&(x, y)| nalgebra::Vector2::new(x, y)).collect();
                 (b, Shape::Polygon { vertices })
             }
@@ -278,18 +293,19 @@ impl BodySpec {
                 velocity,
                 angular_velocity,
                 mass,
+                fixed,
                 inertia,
                 force,
                 damping,
                 radius,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, *mass, *inertia, *force, *damping);
+                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
                 (b, Shape::Disc { radius: *radius })
             }
             _ => return None,
         };
-        let (name, position, angle, velocity, angular_velocity, mass, inertia, force, damping) = spec;
-        let spec = RigidSpec { name, position, angle, velocity, angular_velocity, mass, inertia, force, damping };
+        let (name, position, angle, velocity, angular_velocity, (mass, fixed), inertia, force, damping) = spec;
+        let spec = RigidSpec { name, position, angle, velocity, angular_velocity, mass, fixed, inertia, force, damping };
         Some((spec, shape))
     }
 }

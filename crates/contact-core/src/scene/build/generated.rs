@@ -43,7 +43,9 @@ pub(super) fn generator(
     } else {
         Vec::new()
     };
-    let shapes = shape_bodies.len() > 1;
+    // Rows on a shape's edge hold only near the edge: with two shapes, or a
+    // shape and a ball or a disc, contacts come by proximity.
+    let shapes = shape_bodies.len() > 1 || (!shape_bodies.is_empty() && !pair_bodies.is_empty());
     let generator = ContactGenerator {
         shape_bodies,
         walls,
@@ -56,7 +58,6 @@ pub(super) fn generator(
         keys: Vec::new(),
         version: 0,
     };
-    // Corner rows hold only near their edge: with two shapes, always by proximity.
     let proximity =
         generator.potential() > 0 && (shapes || ov.proximity.unwrap_or(generator.potential() > PROXIMITY_ABOVE));
     Ok((generator, proximity))
@@ -104,7 +105,9 @@ pub(super) fn with_proximity_rows(
     let keys = g.candidates(&model.bodies, state, margin, &[]);
     paths.extend(keys.iter().map(|k| match k {
         ConstraintKey::Wall { wall, .. } => format!("walls[{wall}]"),
-        ConstraintKey::Pair { .. } | ConstraintKey::Corner { .. } => "ball_pairs".to_string(),
+        ConstraintKey::Pair { .. } | ConstraintKey::Corner { .. } | ConstraintKey::CornerDisc { .. } => {
+            "ball_pairs".to_string()
+        }
     }));
     model.set_contact_rows(keys);
     model

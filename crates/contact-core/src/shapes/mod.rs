@@ -15,6 +15,15 @@
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
+mod disc_polygon;
+mod polygon;
+mod polygon_polygon;
+
+pub use disc_polygon::{DiscFeature, disc_feature};
+pub use polygon_polygon::{CornerOnEdge, corners_on_edges};
+pub use polygon::edge_frame;
+use polygon::{check_polygon, cross, edges};
+
 /// The shape of a body that turns, in its frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
@@ -116,46 +125,6 @@ impl Shape {
             Shape::Polygon { vertices } => vertices.clone(),
         }
     }
-}
-
-/// `a × b`, the z component.
-fn cross(a: Vector2<f64>, b: Vector2<f64>) -> f64 {
-    a.x * b.y - a.y * b.x
-}
-
-/// Each edge `(v_i, v_{i+1})`, the last closing the polygon.
-fn edges(v: &[Vector2<f64>]) -> impl Iterator<Item = (Vector2<f64>, Vector2<f64>)> + '_ {
-    (0..v.len()).map(move |i| (v[i], v[(i + 1) % v.len()]))
-}
-
-/// A polygon a body can have: at least three finite vertices, each corner
-/// turning left (convex, counterclockwise, no two vertices on one line with
-/// a third, no repeated vertex).
-fn check_polygon(v: &[Vector2<f64>]) -> Result<(), String> {
-    if v.len() < 3 {
-        return Err(format!("vertices: a polygon needs at least three, not {}", v.len()));
-    }
-    if let Some(i) = v.iter().position(|p| !p.x.is_finite() || !p.y.is_finite()) {
-        return Err(format!("vertices[{i}] is not a finite point"));
-    }
-    let area: f64 = edges(v).map(|(a, b)| cross(a, b)).sum();
-    if area <= 0.0 {
-        return Err("vertices must go counterclockwise (they go clockwise, or enclose no area)".into());
-    }
-    let n = v.len();
-    let scale = v.iter().map(|p| p.norm()).fold(0.0, f64::max);
-    for i in 0..n {
-        let (a, b, c) = (v[(i + n - 1) % n], v[i], v[(i + 1) % n]);
-        // The turn at b, relative to its edges' lengths: zero on a straight line.
-        let turn = cross(b - a, c - b);
-        if turn <= 1e-12 * scale * scale {
-            return Err(format!(
-                "vertices[{i}] = ({}, {}): the polygon is not convex there (each corner must turn left)",
-                b.x, b.y
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,162 @@
+//! Discs and balls against boxes and polygons, and shapes that never move
+//! (`fixed: true`), checked against closed forms: a disc sliding down a
+//! fixed ramp, a disc bouncing off a corner along the line of centres, a
+//! disc rolling over an edge from the edge's row to the corner's.
+
+use approx::assert_relative_eq;
+use contact_core::scene::{Scene, parse};
+use contact_core::{Algorithm, World};
+
+const G: f64 = 9.81;
+
+fn scene(bodies: &str, extra: &str) -> Scene {
+    let text = format!(
+        "Scene(name: \"t\", gravity: (0, -9.81), bodies: [{bodies}], ball_pairs: true, \
+         solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0.0), {extra})"
+    );
+    parse(&text, "shapes.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn row(w: &World, name: &str) -> Option<usize> {
+    w.model.constraints.iter().position(|c| c.name == name)
+}
+
+/// A frictionless disc on a fixed ramp at α = 30°: its centre slides down
+/// the slope at `g sin α` from rest, it never turns (the normal goes through
+/// its centre), and the ramp's edge carries `m g cos α`. Every algorithm
+/// agrees: one row, always compressed.
+#[test]
+fn a_disc_slides_down_a_fixed_ramp_at_g_sin_alpha_without_turning() {
+    let alpha = 30f64.to_radians();
+    let (m, r) = (2.0, 0.1);
+    // The ramp's slope runs from (0, 1) down to (1/tan α, 0); a point on it
+    // and its outward normal (sin α, cos α).
+    let run = 1.0 / alpha.tan();
+    let n = (alpha.sin(), alpha.cos());
+    let on = (0.25 * run, 0.75);
+    let c = (on.0 + r * n.0, on.1 + r * n.1);
+    for algorithm in [Algorithm::Exact, Algorithm::Right, Algorithm::PlattImproved, Algorithm::Platt] {
+        let mut s = scene(
+            &format!(
+                "Polygon(name: \"ramp\", position: (0, 0), vertices: [(0, 0), ({run}, 0), (0, 1)], fixed: true), \
+                 Disc(name: \"disc\", position: ({}, {}), radius: {r}, mass: {m})",
+                c.0, c.1
+            ),
+            "",
+        );
+        s.world.settings.algorithm = algorithm;
+        let mut last = None;
+        while s.world.state.t < 0.3 - 1e-9 {
+            last = Some(s.world.step(s.dt));
+        }
+        let (w, report) = (&s.world, last.expect("stepped"));
+        // Semi-implicit Euler under a constant acceleration a: v = a t
+        // exactly, and the path ½ a t (t + h).
+        let (t, a) = (w.state.t, G * alpha.sin());
+        let down = nalgebra::Vector2::new(alpha.cos(), -alpha.sin());
+        let (v, moved) = (nalgebra::Vector2::new(w.state.qd[0], w.state.qd[1]), nalgebra::Vector2::new(w.state.q[0] - c.0, w.state.q[1] - c.1));
+        assert_relative_eq!(v.dot(&down), a * t, max_relative = 1e-6);
+        assert_relative_eq!(moved.dot(&down), 0.5 * a * t * (t + s.dt), max_relative = 1e-6);
+        assert!(moved.perp(&down).abs() < 1e-9, "{algorithm:?}: off the slope by {}", moved.perp(&down));
+        let theta = w.state.q[2];
+        assert_eq!((theta, w.state.qd[2]), (0.0, 0.0), "{algorithm:?}: the disc turned");
+        let k = row(w, "disc-ramp[1]").expect("the slope's row");
+        assert!(report.handled[k]);
+        assert_relative_eq!(report.lambda[k], m * G * alpha.cos(), max_relative = 1e-6);
+    }
+}
+
+/// A disc dropped onto the top corner of a fixed post, off its axis: the
+/// impact acts along the line from the corner to the centre, `n`, so with
+/// `e = 1` the disc leaves at `v⁺ = v⁻ − 2 (v⁻·n) n` and the impulse is
+/// `P = 2 m (−v⁻·n)`; nothing turns and no energy is made.
+#[test]
+fn a_disc_bounces_off_a_corner_along_the_line_from_the_corner_to_its_centre() {
+    let (m, r): (f64, f64) = (0.5, 0.1);
+    let mut s = scene(
+        &format!(
+            "Box(name: \"post\", position: (0, 0.1), size: (0.4, 0.2), fixed: true), \
+             Disc(name: \"disc\", position: (0.26, 0.6), radius: {r}, mass: {m})"
+        ),
+        "",
+    );
+    s.world.settings.events.restitution = 1.0;
+    let e0 = s.world.model.total_energy(&s.world.state);
+    let (before, event) = loop {
+        let before = s.world.state.qd[1];
+        let report = s.world.step(s.dt);
+        if let Some(e) = report.events.into_iter().next() {
+            break (before, e);
+        }
+        assert!(s.world.state.t < 1.0, "the disc never lands");
+    };
+    let w = &s.world;
+    let (k, p) = event.impulse[0];
+    assert_eq!(w.model.constraints[k].name, "post[2]-disc");
+    // At the impact the centre is r from the corner (0.2, 0.2), at x = 0.26
+    // (it falls straight): n is known; the speed is the fall's at the event.
+    let n = nalgebra::Vector2::new(0.06, (r * r - 0.06 * 0.06).sqrt()) / r;
+    let v = -before + G * event.dt;
+    assert_relative_eq!(event.approach_speed[0].1, v * n.y, max_relative = 1e-6);
+    assert_relative_eq!(p, 2.0 * m * v * n.y, max_relative = 1e-6);
+    assert_eq!(w.state.qd[2], 0.0, "the disc turned");
+    // Just after: the velocity reflected about the tangent (gravity acts for
+    // the rest of the step, under 1 ms).
+    let vplus = nalgebra::Vector2::new(0.0, -v) + n * (2.0 * v * n.y);
+    assert_relative_eq!(w.state.qd[0], vplus.x, max_relative = 1e-6);
+    assert!((w.state.qd[1] - vplus.y).abs() < G * s.dt, "{} against {}", w.state.qd[1], vplus.y);
+    assert!(event.energy_lost.abs() < 1e-9 * e0.abs(), "the impact made {} J", -event.energy_lost);
+}
+
+/// A disc sliding along the top of a fixed box goes over its edge: the row
+/// on the top edge hands over to the row on the corner with no impact (the
+/// two agree where they meet), and the disc goes round the corner sinking
+/// no further than Baumgarte's balance on a curved row, then leaves it.
+#[test]
+fn a_disc_rolls_over_an_edge_from_the_edges_row_to_the_corners() {
+    let r = 0.1;
+    let mut s = scene(
+        &format!(
+            "Box(name: \"table\", position: (0, 0.5), size: (1.0, 1.0), fixed: true), \
+             Disc(name: \"disc\", position: (0.3, {}), radius: {r}, mass: 1.0, velocity: (0.5, 0))",
+            1.0 + r
+        ),
+        "",
+    );
+    let (mut on_edge, mut on_corner, mut worst) = (0, 0, 0.0_f64);
+    let tau = s.world.settings.tau;
+    while s.world.state.t < 1.0 {
+        let report = s.world.step(s.dt);
+        assert!(report.events.iter().all(|e| e.impulse.iter().all(|(_, p)| p.abs() < 1e-9)), "an impact at {}", report.t);
+        let w = &s.world;
+        if let Some(k) = row(w, "disc-table[2]") {
+            on_edge += usize::from(report.handled[k]);
+        }
+        if let Some(k) = row(w, "table[2]-disc") {
+            on_corner += usize::from(report.handled[k]);
+        }
+        // Around the corner the row is curved: Baumgarte balances the
+        // straight steps' error at τ² |J̇q̇|, |J̇q̇| = v_t²/r (the random
+        // scenes' allowance), and nothing sinks further.
+        let d = nalgebra::Vector2::new(w.state.q[0], w.state.q[1]) - nalgebra::Vector2::new(0.5, 1.0);
+        if w.state.q[0] > 0.5 {
+            let (nu, v) = (d.normalize(), nalgebra::Vector2::new(w.state.qd[0], w.state.qd[1]));
+            let vt2 = v.norm_squared() - v.dot(&nu).powi(2);
+            worst = worst.max((r - d.norm()) / (tau * tau * vt2 / r));
+        }
+    }
+    assert!(on_edge > 300 && on_corner > 0, "{on_edge} steps on the edge, {on_corner} on the corner");
+    assert!(worst < 1.0, "the disc sank {worst} times the allowance into the corner");
+    // It left the corner: falling past the table's side, clear of it.
+    assert!(s.world.state.q[0] > 0.5 + r && s.world.state.q[1] < 1.0, "{:?}", &s.world.state.q[..2]);
+}
+
+/// A fixed shape takes no motion: velocity or force on it is refused,
+/// naming the field `fixed` and its line.
+#[test]
+fn a_fixed_shape_with_a_velocity_is_refused_naming_the_field() {
+    let text = "Scene(name: \"t\", gravity: (0, -9.81), bodies: [\n\
+                Box(name: \"step\", position: (0, 0.1), size: (0.4, 0.2),\n velocity: (1, 0),\n fixed: true),\n]\n)";
+    let err = parse(text, "fixed.ron", &Default::default()).expect_err("refused").to_string();
+    assert!(err.contains("fixed.ron") && err.contains("bodies[0].fixed") && err.contains("never moves"), "{err}");
+}
