@@ -82,7 +82,7 @@ pub struct SolveContext<'a> {
 impl SolveContext<'_> {
     /// Solves eq. (6) for `set` and records the iteration in `trace`.
     pub fn solve_traced(&self, set: &[usize], trace: &mut Trace) -> KktSolution {
-        let sol = self.problem.solve(set);
+        let sol = self.problem.solve_least(set);
         self.record(set, &sol, trace);
         sol
     }

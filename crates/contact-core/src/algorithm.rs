@@ -173,7 +173,7 @@ impl ActiveSetSolver for Right {
             kkt.add(k);
         }
         loop {
-            let sol = kkt.solve();
+            let sol = kkt.solve_least();
             ctx.record(&set.indices(ctx.problem), &sol, trace);
             // "For any inequality constraint g_k that fulfills the condition, we insert k in F⁺."
             let added = ctx.tending_to_violate(set, &sol.qdd);

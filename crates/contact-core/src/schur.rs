@@ -201,12 +201,15 @@ pub struct Envelope {
     vals: Vec<f64>,
     /// `A_ii (1 + ε)` on the diagonal: the relative `ε` (0: the exact `A_SS`).
     shift: f64,
+    /// The least `pivot / A_ii` of the rows pushed (1 when none): how near
+    /// to dependent the rows taken are.
+    least_pivot: f64,
 }
 
 impl Envelope {
     /// An empty factor over a graph of `m` rows, with each `A_ii` made `A_ii (1 + shift)`.
     pub fn new(m: usize, shift: f64) -> Self {
-        Envelope { pos: vec![usize::MAX; m], shift, ..Default::default() }
+        Envelope { pos: vec![usize::MAX; m], shift, least_pivot: 1.0, ..Default::default() }
     }
 
     pub fn len(&self) -> usize {
@@ -253,6 +256,7 @@ impl Envelope {
         if !(pivot.is_finite() && pivot > rel_tol * aii) {
             return false;
         }
+        self.least_pivot = self.least_pivot.min(pivot / aii);
         self.first.push(first);
         self.start.push(self.vals.len());
         self.vals.extend_from_slice(&y);
@@ -260,6 +264,12 @@ impl Envelope {
         self.pos[i] = n;
         self.order.push(i);
         true
+    }
+
+    /// The least `pivot / A_ii` of the rows pushed (1 for none; rows
+    /// refactored by [`Envelope::remove`] are not counted again).
+    pub fn least_pivot(&self) -> f64 {
+        self.least_pivot
     }
 
     /// The factor position of local row `i`.

@@ -339,27 +339,24 @@ fn a_stack_of_boxes_carries_the_weights_above_each_interface() {
     assert_relative_eq!(lost, G * (0.005 + 0.010 + 0.015), max_relative = 1e-3);
 }
 
-/// Box2D's pyramid (`tests/data/box-pyramid.ron`; not a built-in scene yet:
-/// its 173 rows' λ arrows and labels cover the boxes, and presenter mode's
-/// banner and legend leave it little room): under Exact the 55 boxes
-/// hold still for 2 s and the floor carries their weights; under the paper's
-/// algorithms the hyperstatic rows break it (Platt and Right gain energy,
-/// Platt improved diverges).
+/// Box2D's pyramid (`box-pyramid.ron`): 55 boxes whose rows are hyperstatic
+/// (four under most boxes). Under Exact the boxes hold still for 2 s and the
+/// floor carries their weights. The paper's algorithms, which solve eq. (6)
+/// on their handled set as equalities, hold it too since they take the least
+/// λ of a hyperstatic set (`kkt.rs`): before, dropping the dependent rows put
+/// the weights on pushing and pulling pairs of kN, and Platt gained 1960 J in
+/// 2 s, Right 255 J, and Platt improved diverged.
 #[test]
-fn the_box_pyramid_stands_under_exact_and_breaks_the_papers_algorithms() {
+fn the_box_pyramid_stands_under_every_algorithm() {
     let run = |algorithm: Algorithm| {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/box-pyramid.ron");
-        let mut s = contact_core::scene::load(&path, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+        let mut s = scene("box-pyramid.ron");
         s.world.settings.algorithm = algorithm;
         let (q0, e0) = (s.world.state.q.clone(), s.world.model.total_energy(&s.world.state));
         let mut last = None;
         while s.world.state.t < 2.0 {
             let r = s.world.step(s.dt);
-            let stop = r.status != contact_core::StepStatus::Ok;
+            assert_eq!(r.status, contact_core::StepStatus::Ok, "{algorithm:?} at {}", r.t);
             last = Some(r);
-            if stop {
-                break;
-            }
         }
         let moved = s.world.state.q.iter().zip(&q0).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         (last.expect("steps"), moved, s.world.model.total_energy(&s.world.state) - e0, s.world)
@@ -372,11 +369,15 @@ fn the_box_pyramid_stands_under_exact_and_breaks_the_papers_algorithms() {
         .map(|k| r.lambda[k])
         .sum();
     assert_relative_eq!(floor, 55.0 * G, max_relative = 1e-9);
-    let (_, _, platt, _) = run(Algorithm::Platt);
-    assert!(platt > 1000.0, "Platt gains {platt} J");
-    let (_, _, right, _) = run(Algorithm::Right);
-    assert!((100.0..1000.0).contains(&right), "Right gains {right} J");
-    let (r, _, _, w) = run(Algorithm::PlattImproved);
-    assert!(matches!(r.status, contact_core::StepStatus::Diverged { .. }), "Platt improved: {:?}", r.status);
-    assert!((w.state.t - 0.151).abs() < 2e-3, "diverged at {}", w.state.t);
+    // Platt improved starts from no rows: the boxes drop by 10 µm before its
+    // rows hold (eq. 13's first step), then stand.
+    for (algorithm, still) in [(Algorithm::Platt, 1e-9), (Algorithm::Right, 1e-9), (Algorithm::PlattImproved, 1e-5)] {
+        let (r, moved, gained, _) = run(algorithm);
+        assert!(moved < still, "{algorithm:?}: a box moved by {moved}");
+        assert!(gained < 1e-9, "{algorithm:?} gained {gained} J");
+        // The weights are shared, some rows of a hyperstatic set pulling
+        // a little (the least λ is not always ≥ 0), none by newtons.
+        let least = (0..r.lambda.len()).filter(|&k| r.handled[k]).map(|k| r.lambda[k]).fold(0.0, f64::min);
+        assert!(least > -1.0, "{algorithm:?}: a row pulls with {least} N");
+    }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 11] = [
+const BUILT_IN: [&str; 12] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -17,6 +17,7 @@ const BUILT_IN: [&str; 11] = [
     "falling-rod.ron",
     "double-pendulum.ron",
     "box-stack.ron",
+    "box-pyramid.ron",
 ];
 
 fn scenes_dir() -> PathBuf {
