@@ -373,6 +373,17 @@ fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>) {
             }
             let p = w.model.position(b, &w.state);
             let p = DVec2::new(p.x, p.y);
+            // A box's or a polygon's ghost is its outline where the lane has it.
+            let corners = body.shape().map(|s| s.corners()).unwrap_or_default();
+            if !corners.is_empty() {
+                let theta = body.angle(&w.state.q, &w.state.qd).0;
+                let at = |r: &nalgebra::Vector2<f64>| {
+                    let c = contact_core::body::turned(theta, *r);
+                    f(p + DVec2::new(c.x, c.y))
+                };
+                g.linestrip_2d(corners.iter().chain(corners.first()).map(at), color);
+                continue;
+            }
             // A particle's ghost is a ring around it, wider than the particle
             // itself (6 px), so the lab's own particle stays visible inside.
             let r = if body.radius > 0.0 { body.radius } else { px(10.0) };

@@ -11,7 +11,7 @@ use super::world::Lab;
 
 /// World (m, y up) ↔ screen (logical px, y down) for the central rectangle left
 /// free by the panels.
-#[derive(Resource, Clone, Copy, Debug)]
+#[derive(Resource, Clone, Debug)]
 pub struct ViewTransform {
     /// World point at the centre of `rect`.
     pub center: DVec2,
@@ -34,6 +34,17 @@ pub struct ViewTransform {
     pub rect_known: bool,
     /// Keep this body in view (pans as it goes).
     pub follow: Option<usize>,
+    /// Logical px at the top of `rect` a window covers (the compare
+    /// window): a fit frames its box in the rest.
+    pub covered_top: f32,
+    /// The presenter's banner, logical px, with its margins from the view's
+    /// corner (zero when not presenting): it sits at the top-left or the
+    /// top-right corner, whichever covers fewer bodies. A fit that would put
+    /// a body under it at both frames the box below it instead.
+    pub banner: Vec2,
+    /// The top point of each body that moves (world, m) when the scene was
+    /// last fitted.
+    pub tops: Vec<DVec2>,
 }
 
 impl Default for ViewTransform {
@@ -48,6 +59,9 @@ impl Default for ViewTransform {
             fitted: None,
             rect_known: false,
             follow: None,
+            covered_top: 0.0,
+            banner: Vec2::ZERO,
+            tops: Vec::new(),
         }
     }
 }
@@ -67,7 +81,7 @@ impl ViewTransform {
     /// (presenter mode): the rectangle and the pixels per metre divided by `zoom`.
     pub fn in_points(&self, zoom: f32) -> ViewTransform {
         let r = self.rect;
-        ViewTransform { rect: Rect::from_corners(r.min / zoom, r.max / zoom), ppm: self.ppm / zoom as f64, ..*self }
+        ViewTransform { rect: Rect::from_corners(r.min / zoom, r.max / zoom), ppm: self.ppm / zoom as f64, ..self.clone() }
     }
 
     /// World length of `px` logical pixels.
@@ -87,10 +101,57 @@ impl ViewTransform {
         self.fitted = Some((min, max));
         let w = (max.0 - min.0).abs().max(1e-6);
         let h = (max.1 - min.1).abs().max(1e-6);
+        let centre = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
+        self.frame_below(centre, w, h, self.covered_top);
+        // A body under the presenter's banner wherever it goes: the box below it.
+        let (b, r) = (self.banner, self.rect);
+        let left = Rect::new(r.min.x, r.min.y, r.min.x + b.x, r.min.y + b.y);
+        let right = Rect::new(r.max.x - b.x, r.min.y, r.max.x, r.min.y + b.y);
+        let under = |at: Rect| self.tops.iter().any(|p| at.contains(self.to_screen(*p)));
+        if b.y > self.covered_top && under(left) && under(right) {
+            self.frame_below(centre, w, h, b.y);
+        }
+    }
+
+    /// Frames the box centred on `centre`, `w × h` m, in `rect` below
+    /// `covered` px at its top (never less than half of it).
+    fn frame_below(&mut self, centre: DVec2, w: f64, h: f64, covered: f32) {
         let rw = self.rect.width().max(50.0) as f64;
-        let rh = self.rect.height().max(50.0) as f64;
+        let covered = covered.clamp(0.0, 0.5 * self.rect.height()) as f64;
+        let rh = (self.rect.height() as f64 - covered).max(50.0);
         self.ppm = (rw / w).min(rh / h) * 0.92;
-        self.center = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
+        // The box's centre at the centre of the uncovered part, `covered/2` below the rect's.
+        self.center = centre + DVec2::new(0.0, 0.5 * covered / self.ppm);
+    }
+
+    /// The presenter's banner is now `size` logical px with its margins
+    /// (zero: none).
+    pub fn set_banner(&mut self, size: Vec2) {
+        if (size - self.banner).abs().max_element() < 1.0 {
+            return;
+        }
+        self.banner = size;
+        self.refit();
+    }
+
+    /// Shows the box of the last fit again, if the user has not taken the view in hand.
+    fn refit(&mut self) {
+        if self.auto_fit
+            && !self.fit_pending
+            && let Some((min, max)) = self.fitted
+        {
+            self.fit(min, max);
+        }
+    }
+
+    /// A window now covers `px` logical px at the top of the view (0: none):
+    /// a fitted view is fitted again below it.
+    pub fn set_covered_top(&mut self, px: f32) {
+        if (px - self.covered_top).abs() < 1.0 {
+            return;
+        }
+        self.covered_top = px;
+        self.refit();
     }
 
     /// The panels left `rect` (logical px) to the world: a changed rectangle

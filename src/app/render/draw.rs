@@ -310,7 +310,10 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
         .flat_map(|(k, s)| geometry::constraint_forces(world, k, s.lambda, &at).into_iter().map(move |cf| (k, cf)))
         .collect();
     let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
-    let fit = if largest > 0.0 { 0.15 * (hi.y - lo.y) / largest } else { f64::INFINITY };
+    // The largest within 15 % of the view; in a crowd (a pile, a pyramid)
+    // within the size of a body, so each arrow stays by its own.
+    let reach = if forces.len() > CROWD { (0.15 * (hi.y - lo.y)).min(typical_size(world)) } else { 0.15 * (hi.y - lo.y) };
+    let fit = if largest > 0.0 { reach / largest } else { f64::INFINITY };
     let target = look.force_scale.min(fit);
     let eased = look.lambda_scale + (target - look.lambda_scale) * 0.15;
     look.lambda_scale = if eased.is_finite() && eased > 0.0 { eased } else { look.force_scale };
@@ -324,6 +327,27 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
             arrow(g, cf.at, v, head, palette::bevy(rgb));
         }
     }
+}
+
+/// More λ arrows than this are a crowd (see [`draw_lambdas`]).
+const CROWD: usize = 24;
+
+/// The median size of the bodies that move: a ball's or a disc's diameter,
+/// twice a shape's inradius.
+fn typical_size(world: &World) -> f64 {
+    let mut sizes: Vec<f64> = world
+        .model
+        .bodies
+        .iter()
+        .filter(|b| b.is_dynamic())
+        .map(|b| 2.0 * b.shape().map_or(b.radius, |s| s.inradius()))
+        .filter(|s| *s > 0.0)
+        .collect();
+    if sizes.is_empty() {
+        return f64::INFINITY;
+    }
+    sizes.sort_by(f64::total_cmp);
+    sizes[sizes.len() / 2]
 }
 
 /// Rewinds to a first activation: rings that widen and fade.

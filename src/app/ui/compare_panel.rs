@@ -35,12 +35,13 @@ fn energy(w: &World) -> f64 {
 }
 
 impl ComparePanel<'_, '_, '_> {
-    pub fn show(&mut self, ctx: &egui::Context) {
+    /// Shows the window; returns where it is (the view is fitted below it).
+    pub fn show(&mut self, ctx: &egui::Context) -> Option<egui::Rect> {
         if !self.data.compare.on {
-            return;
+            return None;
         }
         let mut open = true;
-        egui::Window::new(RichText::new("⇶ Compare").strong())
+        let shown = egui::Window::new(RichText::new("⇶ Compare").strong())
             .id(egui::Id::new("compare"))
             .open(&mut open)
             // The top right of the world view: the scenes' bodies sit low and left.
@@ -53,6 +54,7 @@ impl ComparePanel<'_, '_, '_> {
         if !open {
             self.actions.push(CompareAction::Leave);
         }
+        shown.map(|s| s.response.rect)
     }
 
     fn rows(&self) -> Vec<Row> {

@@ -290,12 +290,22 @@ fn layout(
     }
     let in_points = data.view.in_points(zoom);
     overlay::Overlay { data: &mut data, view: &in_points, rect: rest }.paint(&ctx);
-    compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
+    let compare = compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
         data.state.banner = presenter::banner(&ctx, &data, rest, &in_points);
     } else {
         data.state.banner = None;
     }
+    // The scene's box is framed below the compare window, and below the
+    // presenter's banner when a body would be under it (the scenes' focus
+    // boxes leave the banner room where they can).
+    let covered = compare.filter(|w| w.intersects(rest)).map_or(0.0, |w| (w.max.y - rest.min.y).max(0.0) * zoom);
+    data.view.set_covered_top(covered);
+    // Its size with its margins from the corner (`presenter::banner`).
+    let banner = data.state.banner.map_or(Vec2::ZERO, |b| {
+        Vec2::new(b.width() + 2.0 * presenter::MARGIN.x, b.max.y - rest.min.y) * zoom
+    });
+    data.view.set_banner(banner);
 
     // The world view has the pointer unless a window (the tour) or a popup is over it.
     let over_window = |p| ctx.layer_id_at(p).is_some_and(|l| l.order != egui::Order::Background);

@@ -13,7 +13,9 @@ pub fn discs(world: &contact_core::World, view: &ViewTransform, at: impl Fn(usiz
     (0..world.model.bodies.len())
         .map(|b| {
             let s = view.to_screen(at(b));
-            (Pos2::new(s.x, s.y), (world.model.bodies[b].radius * view.ppm) as f32)
+            // A box or a polygon by the disc inside it.
+            let body = &world.model.bodies[b];
+            (Pos2::new(s.x, s.y), (body.shape().map_or(body.radius, |sh| sh.inradius()) * view.ppm) as f32)
         })
         .collect()
 }

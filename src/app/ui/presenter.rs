@@ -14,6 +14,9 @@ use crate::app::lab::palette::algorithm_color;
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;
 
+/// The banner's margin from the world view's corner, in points.
+pub const MARGIN: egui::Vec2 = egui::vec2(14.0, 36.0);
+
 /// The banner at the world view's top-left corner, or its top-right one when
 /// that covers fewer bodies (`view`: the world → screen map in points);
 /// returns where it is (the labels on the world keep clear of it).
@@ -22,8 +25,8 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     // Its size as last drawn (a first frame: about the usual one).
     let size = data.state.banner.map_or(egui::vec2(300.0, 110.0), |r| r.size());
     let discs = placement::discs(&lab.world, view, |b| lab.position(b));
-    let left = world.min + egui::vec2(14.0, 36.0);
-    let right = egui::pos2(world.max.x - size.x - 14.0, world.min.y + 36.0);
+    let left = world.min + MARGIN;
+    let right = egui::pos2(world.max.x - size.x - MARGIN.x, world.min.y + MARGIN.y);
     let under = |at: egui::Pos2| bodies_under(egui::Rect::from_min_size(at, size), &discs);
     let at = if right.x > left.x && under(right) < under(left) { right } else { left };
     let algorithm = lab.world.settings.algorithm;
@@ -36,9 +39,9 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let set = match handled.len() {
         0 if lab.report.is_none() => "no step yet".to_string(),
         0 => "E ∪ F⁺ = ∅".to_string(),
-        // A big set: its size and the first rows, on one line where it can,
-        // so the banner leaves the scene in view (a 10-row pyramid holds 173).
-        n if n > 8 => format!("E ∪ F⁺: {n} rows ({}, …)", handled[..2].join(", ")),
+        // A big set: its size, on one line, so the banner leaves the scene in
+        // view (a 10-row pyramid holds 173; the table lists them).
+        n if n > 8 => format!("E ∪ F⁺: {n} rows"),
         _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
     };
     let shown = egui::Area::new(egui::Id::new("presenter-banner"))
