@@ -160,3 +160,109 @@ fn a_fixed_shape_with_a_velocity_is_refused_naming_the_field() {
     let err = parse(text, "fixed.ron", &Default::default()).expect_err("refused").to_string();
     assert!(err.contains("fixed.ron") && err.contains("bodies[0].fixed") && err.contains("never moves"), "{err}");
 }
+
+fn built_in(name: &str) -> Scene {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/scenes").join(name);
+    contact_core::scene::load(&path, &Default::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `rocking-block.ron`: at each switch of corner the landing corner takes
+/// the impact of a single row, `P = v / (1/m + b²/I)`, and the corner at rest
+/// takes none and lifts (both held plastic would stop the block dead): the
+/// spin drops to `(h² − 2b²)/(h² + 4b²)` of itself. The centroid never moves
+/// sideways.
+#[test]
+fn the_rocking_block_loses_the_closed_form_share_of_its_spin_at_each_corner() {
+    let mut s = built_in("rocking-block.ron");
+    let (b, h, m) = (0.1, 0.5, 1.0);
+    let inertia = m * (4.0 * b * b + 4.0 * h * h) / 12.0;
+    let ratio = (h * h - 2.0 * b * b) / (h * h + 4.0 * b * b);
+    let mut switches = 0;
+    while s.world.state.t < 1.0 {
+        let report = s.world.step(s.dt);
+        for e in &report.events {
+            // One row lands, the other touches at rest: only the landing one takes an impulse.
+            let landing: Vec<_> = e.impulse.iter().filter(|(_, p)| *p > 1e-12).collect();
+            assert_eq!(landing.len(), 1, "t = {}: impulses {:?}", e.t, e.impulse);
+            let (k, p) = *landing[0];
+            let v = e.approach_speed.iter().find(|(j, _)| *j == k).expect("the landing row approaches").1;
+            // To 1e-4: Baumgarte lets the resting corner sink by µm, so the
+            // block is 3e-5 rad from flat when the other lands.
+            assert_relative_eq!(p, v / (1.0 / m + b * b / inertia), max_relative = 1e-4);
+            // At the switch the block is flat and the landing corner comes down at 2 b ω⁻.
+            let spin_before = v / (2.0 * b);
+            let spin_after = spin_before - b * p / inertia;
+            assert_relative_eq!(spin_after / spin_before, ratio, max_relative = 1e-4);
+            switches += 1;
+        }
+        assert!(s.world.state.q[0].abs() < 1e-9, "the centroid moved sideways to {}", s.world.state.q[0]);
+    }
+    assert!(switches >= 8, "{switches} switches in 1 s");
+    assert_relative_eq!(ratio, 0.7931, max_relative = 1e-4);
+}
+
+/// `box-over-step.ron`: the cube rests on both rows, its centroid past the
+/// step's edge. Exact lets the cube's left corner go at once and tips it
+/// about the edge with the closed-form `λ` and `θ̈`; Platt holds the corner
+/// one step with `λ = −m g`; Right never lets it go, and the cube stays
+/// glued to the step.
+#[test]
+fn the_box_over_a_step_tips_under_exact_and_is_glued_by_right() {
+    let (m, side, overhang) = (1.0, 0.2, 0.05);
+    let inertia = m * side * side / 6.0;
+    let first = |algorithm: Algorithm| {
+        let mut s = built_in("box-over-step.ron");
+        s.world.settings.algorithm = algorithm;
+        let r = s.world.step(s.dt);
+        let lambda = |name: &str| row(&s.world, name).filter(|&k| r.handled[k]).map(|k| r.lambda[k]);
+        (lambda("box[0]-step[2]"), lambda("step[2]-box[0]"), r.qdd[2], s)
+    };
+    let (corner, edge, alpha, _) = first(Algorithm::Exact);
+    assert_eq!(corner, None, "Exact holds the corner");
+    assert_relative_eq!(edge.expect("the edge holds"), m * G / (1.0 + m * overhang * overhang / inertia), max_relative = 1e-9);
+    assert_relative_eq!(alpha, -G * overhang / (inertia / m + overhang * overhang), max_relative = 1e-9);
+    assert_relative_eq!(alpha, -53.51, max_relative = 1e-4);
+    let (corner, _, alpha, _) = first(Algorithm::Platt);
+    assert_relative_eq!(corner.expect("Platt holds the corner"), -m * G, max_relative = 1e-9);
+    assert!(alpha.abs() < 1e-9, "Platt's cube turns at {alpha} rad/s²");
+    let (_, _, _, mut s) = first(Algorithm::Right);
+    while s.world.state.t < 1.0 {
+        s.world.step(s.dt);
+    }
+    assert!(s.world.state.q[2].abs() < 1e-12, "Right let it tip: θ = {}", s.world.state.q[2]);
+    let mut exact = first(Algorithm::Exact).3;
+    while exact.world.state.t < 1.0 {
+        exact.world.step(exact.dt);
+    }
+    // Exact's cube has tipped off the step and lies on the floor on a side.
+    assert_relative_eq!(exact.world.state.q[2], -std::f64::consts::FRAC_PI_2, epsilon = 1e-3);
+    assert_relative_eq!(exact.world.state.q[1], side / 2.0, epsilon = 1e-3);
+}
+
+/// A box tossed spinning, with nothing to touch: its spin never changes and
+/// its energy follows semi-implicit Euler's known error under constant
+/// gravity, `E_n − E_0 = −½ m g² h t_n` (the path is `½ g t (t + h)`), to
+/// round-off, for any spin.
+#[test]
+fn a_box_spinning_freely_keeps_its_energy_to_the_integrators_known_error() {
+    for omega in [0.0, 3.0, -40.0] {
+        let mut s = scene(
+            &format!(
+                "Box(name: \"box\", position: (0, 5), angle: 0.3, size: (0.5, 0.2), mass: 2.0, \
+                 velocity: (1.5, 4.0), angular_velocity: {omega})"
+            ),
+            "",
+        );
+        let (m, h) = (2.0, s.dt);
+        let e0 = s.world.model.total_energy(&s.world.state);
+        let rotational = 0.5 * m * (0.25 + 0.04) / 12.0 * omega * omega;
+        assert_relative_eq!(e0 - rotational, 0.5 * m * (1.5f64.powi(2) + 16.0) + m * G * 5.0, max_relative = 1e-14);
+        while s.world.state.t < 1.0 - 1e-9 {
+            s.world.step(h);
+        }
+        let t = s.world.state.t;
+        assert_eq!(s.world.state.qd[2], omega);
+        let drift = s.world.model.total_energy(&s.world.state) - e0;
+        assert!((drift + 0.5 * m * G * G * h * t).abs() < 1e-9 * e0, "ω = {omega}: drift {drift} J");
+    }
+}
