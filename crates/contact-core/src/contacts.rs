@@ -35,7 +35,7 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
-use crate::shapes::{DiscFeature, corners_on_edges, disc_feature, edge_frame};
+use crate::shapes::{DiscFeature, corners_on_edges, disc_feature, edge_frame, in_front_of};
 
 /// Above this many generated constraints, a scene's contacts are found by proximity.
 pub const PROXIMITY_ABOVE: usize = 1000;
@@ -229,19 +229,27 @@ impl ContactGenerator {
         }
     }
 
-    /// Whether a kept row still stands for its contact: a corner row (or a
-    /// disc's row on an edge) only while its point is over the edge, with
-    /// the tolerance it was generated with (past the edge's end the line
-    /// would hold the point up in the air; the other body's corner, or the
-    /// disc's row on the corner, takes over there). Every other row holds
-    /// wherever it is.
+    /// Whether a kept row still stands for its contact: a corner row only
+    /// while its corner is over the edge, with the tolerance it was generated
+    /// with, and still in front of it (past the edge's end, or round it, the
+    /// line would hold the corner up in the air or pull it sideways; the other
+    /// body's corner, or the next edge's row, takes over there); a disc's row
+    /// on an edge while its centre is over it (the corner's row takes over,
+    /// equal where they meet). Every other row holds wherever it is.
     fn over_its_edge(&self, bodies: &[Body], at: &impl Coordinates, key: ConstraintKey, margin: f64) -> bool {
         let ConstraintKey::Corner { a, corner, b, edge } = key else { return true };
         let world = |i: usize, r: Vector2<f64>| bodies[i].kinematics_at(r, at.q(), at.qd()).p;
         let corners: Vec<Vector2<f64>> = self.points[b].iter().map(|&r| world(b, r)).collect();
-        let (_, _, along, len) = edge_frame(&corners, edge, world(a, self.points[a][corner]));
-        let slack = if bodies[a].radius > 0.0 { 0.0 } else { margin };
-        (-slack..=len + slack).contains(&along)
+        let p = world(a, self.points[a][corner]);
+        let (_, _, along, len) = edge_frame(&corners, edge, p);
+        if bodies[a].radius > 0.0 {
+            return (0.0..=len).contains(&along);
+        }
+        // A polygon's corner: while it is still in front of that edge (round
+        // the edge's end it is in front of the next one, whose row takes
+        // over; at the toe of a wedge, a corner a hair under the floor takes
+        // the wedge's bottom face for a step, and leaves it when it is back).
+        (-margin..=len + margin).contains(&along) && in_front_of(&corners, p) == Some(edge)
     }
 
     /// The constraint a key stands for, named as the full list would name it.

@@ -52,6 +52,12 @@ fn facing_edge(corners: &[Vector2<f64>], p: Vector2<f64>, margin: f64) -> Option
     (gap <= margin && along >= -margin && along <= len + margin).then_some(k)
 }
 
+/// The edge of the convex polygon `corners` that the point `p` is in front
+/// of: the one whose line it is farthest outside of.
+pub fn in_front_of(corners: &[Vector2<f64>], p: Vector2<f64>) -> Option<usize> {
+    outermost_edge(corners, p).map(|(k, _)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
