@@ -1,7 +1,8 @@
 //! Edit mode over the world: the selection (a body's ring, a wall's line
 //! across the view with its normal, a link's double line) and the gesture in
 //! progress (the moved body, the wall or link being drawn, the force arrow,
-//! the bead's curve).
+//! the bead's curve, a unit tool's marks: [`super::tools`]). A selected box
+//! or polygon is outlined.
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
@@ -10,9 +11,10 @@ use contact_core::scene::Item;
 use contact_core::scene::schema::ConstraintSpec;
 
 use super::geometry::{bead_curve, wall_line};
-use super::{Editor, Gesture, body_at, link_ends, plane};
+use super::tools::{Cx, Mark};
+use super::{Editor, Gesture, PICK_PX, body_at, link_ends, plane};
 use crate::app::lab::gizmo::{arrow, curve_strip, dashed, f};
-use crate::app::lab::{Lab, ViewTransform, palette};
+use crate::app::lab::{Lab, ViewTransform, geometry, palette};
 
 /// The selection and the gesture in progress, over the world.
 pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, view: Res<ViewTransform>) {
@@ -32,7 +34,16 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
     };
     match &editor.selected {
         Some(Item::Body(name)) => {
-            if let Some((p, r)) = body_at(&lab, name) {
+            let outline = lab.world.model.body_index(name).zip(body_at(&lab, name)).and_then(|(b, (p, _))| {
+                let corners = geometry::outline(&lab.world, b, p)?;
+                // A few pixels out from each corner.
+                Some(corners.iter().map(|&c| c + (c - p).normalize_or_zero() * px(5.0)).collect::<Vec<_>>())
+            });
+            if let Some(corners) = outline {
+                for (i, &c) in corners.iter().enumerate() {
+                    g.line_2d(f(c), f(corners[(i + 1) % corners.len()]), color);
+                }
+            } else if let Some((p, r)) = body_at(&lab, name) {
                 g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
             }
         }
@@ -108,6 +119,24 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
             curve_strip(&mut g, &curve, span, 64, color);
             let start = curve.point(u0);
             g.circle_2d(Isometry2d::from_translation(f(DVec2::new(start.x, start.y))), px(5.0) as f32, color);
+        }
+        Some(Gesture::Unit(id, pending)) => {
+            let grid = (editor.snap_grid && editor.grid > 0.0).then_some(editor.grid);
+            let cx = Cx { world: &lab.world, doc, slack: px(PICK_PX), grid };
+            for mark in id.tool().sketch(&cx, pending) {
+                match mark {
+                    Mark::Line(a, b) => {
+                        g.line_2d(f(a), f(b), color);
+                    }
+                    Mark::Dashed(a, b) => dashed(&mut g, a, b, px(6.0), px(4.0), color),
+                    Mark::Circle(c, r) => {
+                        g.circle_2d(Isometry2d::from_translation(f(c)), r as f32, color).resolution(64);
+                    }
+                    Mark::Dot(c) => {
+                        g.circle_2d(Isometry2d::from_translation(f(c)), px(4.0) as f32, color);
+                    }
+                }
+            }
         }
         None => {}
     }

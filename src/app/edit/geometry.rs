@@ -1,5 +1,5 @@
 //! The geometry of edit mode's gestures: the bead tool's curves, where a
-//! dragged bead lands on its curve, a wall's line.
+//! dragged bead lands on its curve, a wall's line, a point outside a polygon.
 
 use bevy::math::DVec2;
 use contact_core::Curve;
@@ -80,6 +80,18 @@ pub(super) fn wall_line(normal: (f64, f64), offset: f64) -> Option<(DVec2, DVec2
     let n = DVec2::new(normal.0, normal.1);
     let len = n.length();
     (len > 0.0).then(|| (n * offset / (len * len), n / len))
+}
+
+/// How far `w` is outside the convex polygon `corners` (counterclockwise):
+/// negative inside, the distance to the farthest edge's line outside.
+pub(super) fn outside(corners: &[DVec2], w: DVec2) -> f64 {
+    (0..corners.len())
+        .map(|i| {
+            let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+            // Counterclockwise: the inside is on the left, the outward normal on the right.
+            (w - a).dot(-(b - a).perp().normalize_or_zero())
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// The parameter of the point of `curve` nearest `p`: the segment's by

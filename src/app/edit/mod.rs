@@ -20,9 +20,11 @@
 //! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
 //! | rack      | click                                          | a triangle of balls, apex at the pointer, opening to the right |
 //! | bead      | drag from where the bead starts                | a bead on a segment to the release, or on a circle, parabola or cycloid around it |
+//! | box, polygon, disc, pin | see [`tools`] (each a unit of its own file) | a body that turns; a pin joint |
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
-//! fixed ball, `W` wall, `H` half-plane, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead; `Ctrl+S`
+//! fixed ball, `W` wall, `H` half-plane, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead,
+//! `Q` box, `Y` polygon (Enter closes it), `M` disc, `J` pin; `Ctrl+S`
 //! saves to the panel's path. `Delete` removes the selected item (a body with
 //! its constraints), `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
@@ -30,9 +32,13 @@
 mod draw;
 pub mod fields;
 mod geometry;
+mod refusal;
+mod tools;
 
 pub use geometry::{BeadCurve, bead_curve};
 use geometry::{nearest_on, wall_line};
+pub use refusal::Refusal;
+use refusal::refusal;
 
 use std::path::PathBuf;
 
@@ -64,6 +70,8 @@ pub enum Tool {
     Force,
     Rack,
     Bead,
+    /// A tool of its own file ([`tools`]).
+    Unit(tools::Id),
 }
 
 impl Tool {
@@ -83,8 +91,14 @@ impl Tool {
         Tool::Bead,
     ];
 
+    /// Every tool, in the panel's order.
+    pub fn all() -> impl Iterator<Item = Tool> {
+        Tool::ALL.into_iter().chain(tools::ids().map(Tool::Unit))
+    }
+
     pub fn label(self) -> &'static str {
         match self {
+            Tool::Unit(id) => id.tool().label(),
             Tool::Select => "select / move",
             Tool::Ball => "ball",
             Tool::Particle => "particle",
@@ -103,6 +117,7 @@ impl Tool {
 
     pub fn hint(self) -> &'static str {
         match self {
+            Tool::Unit(id) => id.tool().hint(),
             Tool::Select => {
                 "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected"
             }
@@ -152,6 +167,7 @@ enum Gesture {
         from: DVec2,
         to: DVec2,
     },
+    Unit(tools::Id, tools::Pending),
 }
 
 /// What the user asks of edit mode (the toolbar, the panel, the keys).
@@ -278,7 +294,8 @@ fn keyboard(
         actions.write(EditAction::Save);
     }
     if !ctrl {
-        for (key, tool) in TOOL_KEYS {
+        let units = tools::ids().map(|id| (id.tool().key(), Tool::Unit(id)));
+        for (key, tool) in TOOL_KEYS.into_iter().chain(units) {
             if keys.just_pressed(key) {
                 actions.write(EditAction::Tool(tool));
             }
@@ -495,53 +512,6 @@ fn edit(
     }
 }
 
-/// An edit the scene's checks refused: in plain words, and the check's own
-/// message with the field it names.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Refusal {
-    pub words: String,
-    pub detail: String,
-}
-
-impl Refusal {
-    /// Seconds a refusal stays at the cursor.
-    pub const SHOWN: f64 = 4.0;
-
-    /// The inspector's refusal of field `label` (`error` names the file's field):
-    /// the label and the reason in plain words, the error as the detail.
-    pub fn of_field(label: &str, error: String) -> Refusal {
-        let reason = error.rsplit_once("`: ").map_or(error.as_str(), |(_, r)| r).replace('`', "");
-        Refusal { words: format!("{label}: {reason}"), detail: error }
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.words, self.detail)
-    }
-}
-
-fn refusal(e: &contact_core::scene::SceneError) -> Refusal {
-    let detail = match &e.field {
-        Some(field) => format!("field `{field}`: {}", e.message),
-        None => e.message.clone(),
-    };
-    let m = &e.message;
-    let words = if m.contains("wrong side") {
-        "Not there: it would start inside another body or beyond a wall".to_string()
-    } else if m.contains("length does not match") {
-        "Not so: the link's length would not match the distance of its bodies".to_string()
-    } else if m.contains("do not meet it") {
-        "Not there: the bodies would not meet this constraint at the start".to_string()
-    } else {
-        // The check's message without its backquotes, first clause only.
-        let plain = m.replace('`', "");
-        let first = plain.split(['(', ';']).next().unwrap_or(&plain).trim().to_string();
-        format!("Not allowed: {first}")
-    };
-    Refusal { words, detail }
-}
-
 /// Where body `name` is (the installed document's start), and its radius (0 for points).
 fn body_at(lab: &Lab, name: &str) -> Option<(DVec2, f64)> {
     let b = lab.world.model.body_index(name)?;
@@ -549,17 +519,9 @@ fn body_at(lab: &Lab, name: &str) -> Option<(DVec2, f64)> {
     Some((DVec2::new(p.x, p.y), lab.world.model.bodies[b].radius))
 }
 
-/// The body under `w` (within its radius plus a few pixels), nearest first.
+/// The body under `w` (within its radius, or inside a box or a polygon, plus a few pixels), nearest first.
 fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
-    let m = &lab.world.model;
-    (0..m.bodies.len())
-        .map(|b| {
-            let p = m.position(b, &lab.world.state);
-            (b, (DVec2::new(p.x, p.y) - w).length() - m.bodies[b].radius)
-        })
-        .filter(|(_, d)| *d <= slack)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(b, _)| m.bodies[b].name.clone())
+    tools::body_under(&lab.world, w, slack, None).map(|b| lab.world.model.bodies[b].name.clone())
 }
 
 /// The contact `a` and `b` already have: written in the file, or made by
@@ -667,12 +629,17 @@ fn gestures(
     claims.tool = true;
     let now = real.elapsed_secs_f64();
     let ed = &mut *editor;
-    if keys.is_some_and(|k| k.just_pressed(KeyCode::Escape)) {
+    if keys.as_ref().is_some_and(|k| k.just_pressed(KeyCode::Escape)) {
         ed.gesture = None;
     }
     let Some(w) = pointer.world else { return };
     let press = buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer;
     let slack = view.world_len(PICK_PX);
+    if let Tool::Unit(id) = ed.tool {
+        let enter = !claims.keyboard && keys.is_some_and(|k| k.just_pressed(KeyCode::Enter));
+        let f = tools::Frame { w, press, enter, released: !buttons.pressed(MouseButton::Left) };
+        return tools::frame(ed, &lab, id, f, slack, &mut install, &mut status, now);
+    }
     if press && ed.gesture.is_none() {
         let under = body_under(&lab, w, slack);
         ed.gesture = match (ed.tool, under) {
@@ -737,6 +704,8 @@ fn gestures(
     let Some(g) = ed.gesture.take() else { return };
     let origin = origin(&lab);
     let done = match g {
+        // A unit tool's gesture is its own (`tools::frame`).
+        Gesture::Unit(..) => return,
         Gesture::Move { body, to, .. } => {
             // A click selects: only a drag is an edit (and an undo step).
             if body_at(&lab, &body).is_none_or(|(p, _)| (to - p).length() < 1e-12) {
@@ -971,7 +940,8 @@ fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install
         | Tool::Rope
         | Tool::Contact
         | Tool::Force
-        | Tool::Bead => return,
+        | Tool::Bead
+        | Tool::Unit(_) => return,
     };
     let first = name.clone();
     if edit(ed, origin, install, |d| {

@@ -32,7 +32,7 @@ impl EditPanel<'_, '_, '_> {
         let ed = &mut self.data.editor;
         ui.label(RichText::new("Tools").strong());
         egui::Grid::new("edit-tools").num_columns(2).spacing([6.0, 4.0]).show(ui, |ui| {
-            for (i, tool) in Tool::ALL.into_iter().enumerate() {
+            for (i, tool) in Tool::all().enumerate() {
                 ui.selectable_value(&mut ed.tool, tool, tool.label()).on_hover_text(tool.hint());
                 if i % 2 == 1 {
                     ui.end_row();

@@ -48,9 +48,12 @@ pub(super) fn check_polygon(v: &[Vector2<f64>]) -> Result<(), String> {
     Ok(())
 }
 
-/// Edge `k` of `corners` as `(outward unit normal, how far p is outside its
-/// line, how far along it p is, its length)`.
-pub fn edge_frame(corners: &[Vector2<f64>], k: usize, p: Vector2<f64>) -> (Vector2<f64>, f64, f64, f64) {
+/// Edge `k` of a polygon seen from a point `p`: `(outward unit normal, how
+/// far p is outside its line, how far along it p is, its length)`.
+pub type EdgeFrame = (Vector2<f64>, f64, f64, f64);
+
+/// Edge `k` of `corners` seen from `p` ([`EdgeFrame`]).
+pub fn edge_frame(corners: &[Vector2<f64>], k: usize, p: Vector2<f64>) -> EdgeFrame {
     let (v0, v1) = (corners[k], corners[(k + 1) % corners.len()]);
     let len = (v1 - v0).norm();
     let t = (v1 - v0) / len;
@@ -61,6 +64,6 @@ pub fn edge_frame(corners: &[Vector2<f64>], k: usize, p: Vector2<f64>) -> (Vecto
 /// The edge of the convex polygon `corners` that `p` is farthest outside
 /// of (for a point inside, the edge it is nearest to): its index and
 /// [`edge_frame`].
-pub(crate) fn outermost_edge(corners: &[Vector2<f64>], p: Vector2<f64>) -> Option<(usize, (Vector2<f64>, f64, f64, f64))> {
+pub(crate) fn outermost_edge(corners: &[Vector2<f64>], p: Vector2<f64>) -> Option<(usize, EdgeFrame)> {
     (0..corners.len()).map(|k| (k, edge_frame(corners, k, p))).max_by(|x, y| x.1.1.total_cmp(&y.1.1))
 }
