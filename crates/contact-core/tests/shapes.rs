@@ -266,3 +266,32 @@ fn a_box_spinning_freely_keeps_its_energy_to_the_integrators_known_error() {
         assert!((drift + 0.5 * m * G * G * h * t).abs() < 1e-9 * e0, "ω = {omega}: drift {drift} J");
     }
 }
+
+/// A box dropped flat lands on both bottom corners at once: one event with
+/// both rows, equal impulses `P = m v / 2` (plastic), and no spin, under
+/// every algorithm.
+#[test]
+fn a_box_that_lands_flat_lands_on_both_corners_at_once_without_spin() {
+    for algorithm in [Algorithm::Exact, Algorithm::Right, Algorithm::PlattImproved, Algorithm::Platt] {
+        let mut s = scene(
+            "Box(name: \"box\", position: (0, 0.3), size: (0.4, 0.2), mass: 2.0)",
+            "walls: [(name: \"floor\", normal: (0, 1), offset: 0)]",
+        );
+        s.world.settings.algorithm = algorithm;
+        let event = loop {
+            let r = s.world.step(s.dt);
+            if let Some(e) = r.events.into_iter().next() {
+                break e;
+            }
+            assert!(s.world.state.t < 1.0, "never lands");
+        };
+        let names: Vec<&str> = event.constraints.iter().map(|&k| s.world.model.constraints[k].name.as_str()).collect();
+        assert_eq!(names, ["floor:box[0]", "floor:box[1]"], "{algorithm:?}");
+        let v = event.approach_speed[0].1;
+        assert_eq!(event.impulse.len(), 2, "{algorithm:?}");
+        for &(_, p) in &event.impulse {
+            assert_relative_eq!(p, 2.0 * v / 2.0, max_relative = 1e-9);
+        }
+        assert!(s.world.state.qd[2].abs() < 1e-12, "{algorithm:?}: spins at {}", s.world.state.qd[2]);
+    }
+}
