@@ -8,7 +8,7 @@
 #  1b. Presenter mode (--present) renders: a banner with the algorithm and the
 #     handled set over the world view, and no bottom panels.
 #  1c. The visual check over every built-in scene × {normal, presenter}, compare
-#     mode on the wedge and the billiard, presenter mode on every scene at
+#     mode on the wedge, the billiard and every scene of bodies that turn, presenter mode on every scene at
 #     1280x720 and 1920x1080, every step of the paper's tour as it opens (at
 #     its own pause) (scripts/screenshots views): each screenshot checked against the
 #     app's own world → screen mapping (--check-view); PNGs and logs kept in

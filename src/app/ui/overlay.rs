@@ -529,9 +529,11 @@ impl Overlay<'_, '_, '_> {
             })
             .expect("four corners");
         // Presenter mode in a small window (1280×720 leaves the world 470 × 360
-        // points), or a scene wide and low (a pyramid): with no free corner the
-        // legend gives way to what it explains.
-        if self.data.state.present && (taken.iter().any(|t| t.intersects(bg)) || bodies_under(bg, discs) > 0) {
+        // points), compare mode (the view framed below its window), or a scene
+        // wide and low (a pyramid): with no free corner the legend gives way to
+        // what it explains.
+        let crowded = self.data.state.present || self.data.compare.on;
+        if crowded && (taken.iter().any(|t| t.intersects(bg)) || bodies_under(bg, discs) > 0) {
             return;
         }
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
