@@ -151,7 +151,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 8, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 9, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -252,4 +252,16 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     let (wall, floor) = (row(&mut app, "wall"), row(&mut app, "floor"));
     assert!(wall.state == ConstraintState::Inactive && wall.g > 0.0, "{wall:?}");
     assert_eq!(floor.state, ConstraintState::Handled);
+
+    // 9 · The cube over the step under Exact: θ falls from 0 at θ̈ = −53.5
+    // rad/s² (the first step of the plot: semi-implicit Euler's θ₁ = θ̈ h²)
+    // and has turned well by the pause; the edge row under its face is
+    // handled and pushes.
+    let mut app = run_step_to_its_pause(step_index("9 ·"));
+    let theta = shown(&app, "box.theta");
+    let (t1, th1) = theta.iter().copied().find(|p| p.0 > 0.0).expect("a first step");
+    assert!((th1 / (t1 * t1) + 53.51).abs() < 0.01, "θ = {th1} at {t1} s");
+    assert!(theta.last().expect("samples").1 < -0.3, "turned to {:?}", theta.last());
+    let edge = row(&mut app, "step[2]-box[0]");
+    assert!(edge.handled && edge.lambda > 0.0, "{edge:?}");
 }
