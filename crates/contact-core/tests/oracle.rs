@@ -123,6 +123,28 @@ fn oracle(p: &Problem) -> Option<DVector<f64>> {
     None
 }
 
+/// The rows `rows` of a real step's problem `cp` as a dense [`Problem`], the
+/// first `neq` of them equalities.
+fn real_problem(cp: &ContactProblem, rows: &[usize], neq: usize) -> Problem {
+    let n = cp.minv.len();
+    Problem {
+        mass: cp.minv.iter().map(|v| 1.0 / v).collect(),
+        f: cp.f.clone(),
+        rows: rows
+            .iter()
+            .map(|&k| {
+                let mut dense = vec![0.0; n];
+                for (i, v) in cp.rows[k].row.entries() {
+                    dense[*i] += *v;
+                }
+                dense
+            })
+            .collect(),
+        d: rows.iter().map(|&k| cp.d[k]).collect(),
+        neq,
+    }
+}
+
 /// Exact on `p` from `warm` (the handled set a previous step would leave);
 /// whether it stopped short (its pivot cap, or a missed contract).
 fn solve_exact(p: &Problem, warm: &[bool]) -> (ContactProblem, KktSolution, bool) {
@@ -315,22 +337,7 @@ fn exact_is_the_oracle_over_tau_h_and_eight_decades_of_mass() {
                     continue;
                 }
                 let n = cp.minv.len();
-                let p = Problem {
-                    mass: cp.minv.iter().map(|v| 1.0 / v).collect(),
-                    f: cp.f.clone(),
-                    rows: rows
-                        .iter()
-                        .map(|&k| {
-                            let mut dense = vec![0.0; n];
-                            for (i, v) in cp.rows[k].row.entries() {
-                                dense[*i] = *v;
-                            }
-                            dense
-                        })
-                        .collect(),
-                    d: rows.iter().map(|&k| cp.d[k]).collect(),
-                    neq: 0,
-                };
+                let p = real_problem(&cp, &rows, 0);
                 assert!(rows.len() <= 14, "{} rows", rows.len());
                 most = most.max(rows.len());
                 let expected = oracle(&p).expect("a complementary set exists");
@@ -417,22 +424,7 @@ fn exact_is_the_oracle_on_bodies_that_turn() {
             }
             let rows: Vec<usize> = eq.iter().chain(&ineq).copied().collect();
             let n = cp.minv.len();
-            let p = Problem {
-                mass: cp.minv.iter().map(|v| 1.0 / v).collect(),
-                f: cp.f.clone(),
-                rows: rows
-                    .iter()
-                    .map(|&k| {
-                        let mut dense = vec![0.0; n];
-                        for (i, v) in cp.rows[k].row.entries() {
-                            dense[*i] += *v;
-                        }
-                        dense
-                    })
-                    .collect(),
-                d: rows.iter().map(|&k| cp.d[k]).collect(),
-                neq: eq.len(),
-            };
+            let p = real_problem(&cp, &rows, eq.len());
             most = most.max(ineq.len());
             let expected = oracle(&p).unwrap_or_else(|| panic!("{name}, step {step}: no complementary set"));
             let free = cp.accelerations(&[]).iter().fold(0.0_f64, |m, v| m.max(v.abs()));

@@ -248,6 +248,36 @@ pub struct RigidSpec<'a> {
 }
 
 impl BodySpec {
+    /// A body that turns with the shape `shape`, at rest at `position`
+    /// (angle 0, no force, no damping, inertia from the shape): what an edit
+    /// tool makes.
+    pub fn at_rest(name: String, position: Vec2, mass: f64, shape: crate::shapes::Shape) -> BodySpec {
+        use crate::shapes::Shape;
+        // The variant with every field of a body that turns at rest, and its shape's.
+        macro_rules! resting {
+            ($variant:ident, $field:ident: $value:expr) => {
+                BodySpec::$variant {
+                    name,
+                    position,
+                    angle: 0.0,
+                    velocity: (0.0, 0.0),
+                    angular_velocity: 0.0,
+                    mass,
+                    fixed: false,
+                    inertia: None,
+                    force: (0.0, 0.0),
+                    damping: 0.0,
+                    $field: $value,
+                }
+            };
+        }
+        match shape {
+            Shape::Box { size } => resting!(Box, size: size),
+            Shape::Disc { radius } => resting!(Disc, radius: radius),
+            Shape::Polygon { vertices } => resting!(Polygon, vertices: vertices.iter().map(|v| (v.x, v.y)).collect()),
+        }
+    }
+
     /// The fields of a body that turns, and its shape as written; `None` for
     /// the other bodies.
     pub fn rigid(&self) -> Option<(RigidSpec<'_>, crate::shapes::Shape)> {

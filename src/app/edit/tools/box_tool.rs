@@ -3,6 +3,7 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::KeyCode;
+use contact_core::Shape;
 use contact_core::scene::schema::BodySpec;
 
 use super::{Cx, MASS, Made, Mark, Pending, Step, UnitTool};
@@ -31,19 +32,8 @@ impl UnitTool for BoxTool {
 
     fn release(&self, cx: &Cx, pending: Pending, w: DVec2) -> Step {
         let (centre, size) = rectangle(pending.points[0], cx.snap(w), cx.slack);
-        Step::Make(Made::body(BodySpec::Box {
-            name: cx.doc.fresh_name("box"),
-            position: (centre.x, centre.y),
-            angle: 0.0,
-            velocity: (0.0, 0.0),
-            angular_velocity: 0.0,
-            mass: MASS,
-            fixed: false,
-            inertia: None,
-            force: (0.0, 0.0),
-            damping: 0.0,
-            size,
-        }))
+        let shape = Shape::Box { size };
+        Step::Make(Made::body(BodySpec::at_rest(cx.doc.fresh_name("box"), (centre.x, centre.y), MASS, shape)))
     }
 
     fn sketch(&self, cx: &Cx, pending: &Pending) -> Vec<Mark> {

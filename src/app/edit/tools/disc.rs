@@ -3,6 +3,7 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::KeyCode;
+use contact_core::Shape;
 use contact_core::scene::schema::BodySpec;
 
 use super::{Cx, MASS, Made, Mark, Pending, Step, UnitTool};
@@ -31,19 +32,8 @@ impl UnitTool for DiscTool {
 
     fn release(&self, cx: &Cx, pending: Pending, w: DVec2) -> Step {
         let centre = pending.points[0];
-        Step::Make(Made::body(BodySpec::Disc {
-            name: cx.doc.fresh_name("disc"),
-            position: (centre.x, centre.y),
-            angle: 0.0,
-            velocity: (0.0, 0.0),
-            angular_velocity: 0.0,
-            mass: MASS,
-            fixed: false,
-            inertia: None,
-            force: (0.0, 0.0),
-            damping: 0.0,
-            radius: radius(centre, w, cx.slack),
-        }))
+        let shape = Shape::Disc { radius: radius(centre, w, cx.slack) };
+        Step::Make(Made::body(BodySpec::at_rest(cx.doc.fresh_name("disc"), (centre.x, centre.y), MASS, shape)))
     }
 
     fn sketch(&self, cx: &Cx, pending: &Pending) -> Vec<Mark> {

@@ -81,19 +81,8 @@ fn polygon(name: String, corners: &[DVec2]) -> BodySpec {
     if twice < 0.0 {
         v.reverse();
     }
-    BodySpec::Polygon {
-        name,
-        position: (centre.x, centre.y),
-        angle: 0.0,
-        velocity: (0.0, 0.0),
-        angular_velocity: 0.0,
-        mass: MASS,
-        fixed: false,
-        inertia: None,
-        force: (0.0, 0.0),
-        damping: 0.0,
-        vertices: v.iter().map(|q| (q.x - centre.x, q.y - centre.y)).collect(),
-    }
+    let vertices = v.iter().map(|q| nalgebra::Vector2::new(q.x - centre.x, q.y - centre.y)).collect();
+    BodySpec::at_rest(name, (centre.x, centre.y), MASS, contact_core::Shape::Polygon { vertices })
 }
 
 #[cfg(test)]
