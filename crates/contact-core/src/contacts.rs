@@ -35,7 +35,7 @@ use nalgebra::Vector2;
 
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
-use crate::shapes::{DiscFeature, corners_on_edges, disc_feature, edge_frame, in_front_of};
+use crate::shapes::{DiscFeature, centre_of, corners_on_edges, disc_feature, edge_frame, in_front_of};
 
 /// Above this many generated constraints, a scene's contacts are found by proximity.
 pub const PROXIMITY_ABOVE: usize = 1000;
@@ -249,7 +249,8 @@ impl ContactGenerator {
         // the edge's end it is in front of the next one, whose row takes
         // over; at the toe of a wedge, a corner a hair under the floor takes
         // the wedge's bottom face for a step, and leaves it when it is back).
-        (-margin..=len + margin).contains(&along) && in_front_of(&corners, p) == Some(edge)
+        let own: Vec<Vector2<f64>> = self.points[a].iter().map(|&r| world(a, r)).collect();
+        (-margin..=len + margin).contains(&along) && in_front_of(&corners, centre_of(&own), p, margin) == Some(edge)
     }
 
     /// The constraint a key stands for, named as the full list would name it.

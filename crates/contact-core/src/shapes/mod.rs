@@ -20,7 +20,7 @@ mod polygon;
 mod polygon_polygon;
 
 pub use disc_polygon::{DiscFeature, disc_feature};
-pub use polygon_polygon::{CornerOnEdge, corners_on_edges, in_front_of};
+pub use polygon_polygon::{CornerOnEdge, centre_of, corners_on_edges, in_front_of};
 pub use polygon::edge_frame;
 use polygon::{check_polygon, cross, edges};
 

@@ -4,8 +4,9 @@
 //!
 //! Two convex polygons touch corner against edge: each corner of one that
 //! is within `margin` of the line of the edge it is in front of (the edge
-//! whose outer side it is farthest on), and over that edge (between its
-//! ends, give or take `margin`), is a row. A face on a face is then its two
+//! whose outer side it is farthest on, ties going to an edge with the
+//! corner's polygon on its outer side: [`in_front_of`]), and over that edge
+//! (between its ends, give or take `margin`), is a row. A face on a face is then its two
 //! end corners, one from each polygon or both from one: two rows, and they
 //! stay two while the faces are within `margin` of parallel (no flicker
 //! between one and two rows). A corner of the second polygon that sits on a
@@ -14,7 +15,7 @@
 
 use nalgebra::Vector2;
 
-use super::polygon::outermost_edge;
+use super::polygon::edge_frame;
 
 /// A corner of one polygon against an edge of the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,11 +34,12 @@ pub fn corners_on_edges(first: &[Vector2<f64>], second: &[Vector2<f64>], margin:
     let tol = 1e-9 * reach;
     let mut out = Vec::new();
     for (is_second, corners, edges, other) in [(false, first, second, None), (true, second, first, Some(first))] {
+        let centre = centre_of(corners);
         for (corner, p) in corners.iter().enumerate() {
             if other.is_some_and(|o: &[Vector2<f64>]| o.iter().any(|q| (q - p).norm() <= tol)) {
                 continue;
             }
-            if let Some(edge) = facing_edge(edges, *p, margin) {
+            if let Some(edge) = facing_edge(edges, centre, *p, margin) {
                 out.push(CornerOnEdge { second: is_second, corner, edge });
             }
         }
@@ -45,17 +47,35 @@ pub fn corners_on_edges(first: &[Vector2<f64>], second: &[Vector2<f64>], margin:
     out
 }
 
+/// The mean of a convex polygon's corners: a point inside it.
+pub fn centre_of(corners: &[Vector2<f64>]) -> Vector2<f64> {
+    corners.iter().sum::<Vector2<f64>>() / corners.len() as f64
+}
+
 /// The edge of `corners` that `p` is in front of, if `p` is within `margin`
 /// of its line and over it.
-fn facing_edge(corners: &[Vector2<f64>], p: Vector2<f64>, margin: f64) -> Option<usize> {
-    let (k, (_, gap, along, len)) = outermost_edge(corners, p)?;
+fn facing_edge(corners: &[Vector2<f64>], centre: Vector2<f64>, p: Vector2<f64>, margin: f64) -> Option<usize> {
+    let k = in_front_of(corners, centre, p, margin)?;
+    let (_, gap, along, len) = edge_frame(corners, k, p);
     (gap <= margin && along >= -margin && along <= len + margin).then_some(k)
 }
 
-/// The edge of the convex polygon `corners` that the point `p` is in front
-/// of: the one whose line it is farthest outside of.
-pub fn in_front_of(corners: &[Vector2<f64>], p: Vector2<f64>) -> Option<usize> {
-    outermost_edge(corners, p).map(|(k, _)| k)
+/// The edge of the polygon `corners` that `p`, a corner of a polygon of
+/// centre `centre`, is in front of: the one whose line it is farthest
+/// outside of; among edges within a thousandth of `margin` of that (a tie: two
+/// shapes side by side on a floor have their bottom faces on one line, and a
+/// corner pressing into the other's face is on that line too, a hair inside
+/// the face), one that has the corner's polygon on its outer side (its
+/// centre outside its line), so the face it presses is taken, not the bottom.
+pub fn in_front_of(corners: &[Vector2<f64>], centre: Vector2<f64>, p: Vector2<f64>, margin: f64) -> Option<usize> {
+    let outside: Vec<f64> = (0..corners.len()).map(|k| edge_frame(corners, k, p).1).collect();
+    let best = outside.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let ties = |k: &usize| outside[*k] >= best - 1e-3 * margin;
+    let facing = |k: &usize| edge_frame(corners, *k, centre).1 > 0.0;
+    let pick = |keep: &dyn Fn(&usize) -> bool| {
+        (0..corners.len()).filter(|k| ties(k) && keep(k)).max_by(|x, y| outside[*x].total_cmp(&outside[*y]))
+    };
+    pick(&facing).or_else(|| pick(&|_| true))
 }
 
 #[cfg(test)]
