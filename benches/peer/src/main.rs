@@ -1,8 +1,9 @@
 //! contact-lab beside rapier2d (f64), in one process, on the same scene.
 //!
 //! The scene is loaded once through `contact_core::scene::load`; the rapier world
-//! is built from that loaded world (positions, velocities, masses, radii, damping,
-//! gravity, restitution, walls, step h), so both engines start from the same
+//! is built from that loaded world (positions, angles, velocities, masses,
+//! inertias, radii and shapes, damping, gravity, restitution, walls, step h),
+//! so both engines start from the same
 //! state. Each engine optionally settles (untimed), or rapier settles once for
 //! both (`--settle-in rapier`), then the engines step `duration / h` times,
 //! interleaved in chunks; only the calls to `step` are timed. Penetration and
@@ -14,12 +15,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use contact_core::scene::{self, Overrides};
-use contact_core::{Algorithm, BodyKind, Geometry, Model, World};
-use rapier2d_f64::prelude::{
-    CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
-};
+use contact_core::{Algorithm, BodyKind, Geometry, Model, Shape, World};
 use rapier2d_f64::math::Vector as RVector;
 use rapier2d_f64::prelude::nalgebra::Unit;
+use rapier2d_f64::prelude::{
+    CoefficientCombineRule, ColliderBuilder, MassProperties, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
+};
 
 /// The version of rapier2d-f64 this crate is pinned to (Cargo.toml, `=`).
 const RAPIER_VERSION: &str = "0.36.1";
@@ -30,6 +31,10 @@ enum SceneArg {
     Pile,
     /// assets/scenes/billiard-corner.ron: the break, 11 balls, two cushions.
     Billiard,
+    /// assets/scenes/box-pyramid.ron: Box2D's pyramid, 55 boxes that turn, on a floor.
+    Pyramid,
+    /// The scene file given by `--path` (balls, boxes, polygons, discs, walls).
+    File,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -56,26 +61,34 @@ enum AlgorithmArg {
 /// seconds, then times `duration / h` steps of each. Rapier runs with its default
 /// solver settings (4 solver iterations, 1 internal PGS and 1 stabilization
 /// iteration, its default contact softness and speculative margin), except that
-/// friction is 0 (our model is frictionless), rotations are locked (our balls are
-/// points with a radius) and, unless `--rapier-sleep`, bodies never sleep (ours
-/// never do).
+/// friction is 0 (our model is frictionless), the rotations of balls are locked
+/// (our balls are points with a radius; boxes, polygons and discs turn, with
+/// contact-lab's mass and inertia) and, unless `--rapier-sleep`, bodies never
+/// sleep (ours never do).
 #[derive(Parser, Debug)]
 #[command(version, about, long_about)]
 struct Args {
     /// Which scene.
     #[arg(long, value_enum, default_value = "pile")]
     scene: SceneArg,
-    /// Number of balls of the pile (the scene file's 30 if absent; ignored by the billiard).
+    /// The scene file of `--scene file` (relative to the working directory, or
+    /// else to the repository's root: `assets/scenes/box-stack.ron`).
+    #[arg(long)]
+    path: Option<PathBuf>,
+    /// Number of balls of the pile (the scene file's 30 if absent), or of a
+    /// `--scene file` with a `ball_pile`; ignored by the billiard and the pyramid.
     #[arg(long)]
     balls: Option<usize>,
-    /// Simulated seconds to time (default: 1 s for the pile, 2 s for the billiard).
+    /// Simulated seconds to time (default: 1 s for the pile, 2 s for the billiard,
+    /// the scene's own `duration` otherwise: 5 s for the pyramid).
     #[arg(long)]
     duration: Option<f64>,
-    /// contact-lab's algorithm (default: the scene's, Right for both scenes).
+    /// contact-lab's algorithm (default: the scene's: Right for the pile and the
+    /// billiard, Exact for the pyramid).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
     /// Simulated seconds stepped before the timed part, untimed, by each engine
-    /// from the scene's start (default: 2 s for the pile, 0 for the billiard).
+    /// from the scene's start (default: 2 s for the pile, 0 otherwise).
     #[arg(long)]
     settle: Option<f64>,
     /// Who does the settling.
@@ -88,6 +101,11 @@ struct Args {
     /// Skip contact-lab (only rapier), e.g. to look at rapier alone at large N.
     #[arg(long)]
     rapier_only: bool,
+    /// Turn rapier's contact recycling off (on by default: a pair's manifold is
+    /// kept, not recomputed, while the two bodies move less than 5 cm relative to
+    /// each other, so its depths are those of when it was made).
+    #[arg(long)]
+    rapier_no_recycling: bool,
     /// The timed steps alternate between the engines in chunks of this many steps.
     #[arg(long, default_value_t = 50)]
     chunk: usize,
@@ -104,6 +122,9 @@ struct Args {
     /// final handled set known in advance (the least an active-set method does).
     #[arg(long, default_value_t = 10)]
     oracle_every: usize,
+    /// Write every timed step to this CSV file: engine, step, µs, thread CPU µs, penetration (m), events.
+    #[arg(long)]
+    steps_csv: Option<PathBuf>,
 }
 
 fn main() {
@@ -114,21 +135,37 @@ fn main() {
     }
 }
 
-fn scene_path(s: SceneArg) -> PathBuf {
-    let file = match s {
+/// The repository's root (this crate is `benches/peer` in it).
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scene_path(args: &Args) -> Result<PathBuf, String> {
+    let file = match args.scene {
         SceneArg::Pile => "ball-pile.ron",
         SceneArg::Billiard => "billiard-corner.ron",
+        SceneArg::Pyramid => "box-pyramid.ron",
+        SceneArg::File => {
+            let p = args.path.as_ref().ok_or("--scene file needs --path FILE")?;
+            if p.exists() || p.is_absolute() {
+                return Ok(p.clone());
+            }
+            return Ok(repo_root().join(p));
+        }
     };
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/scenes").join(file)
+    if args.path.is_some() {
+        return Err("--path goes with --scene file".into());
+    }
+    Ok(repo_root().join("assets/scenes").join(file))
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let path = scene_path(args.scene);
+    let path = scene_path(args)?;
     // `..Default::default()`: contact-core may give Overrides more fields.
     #[allow(clippy::needless_update)]
     let ov = match args.scene {
-        SceneArg::Pile => Overrides { balls: args.balls, ..Default::default() },
-        SceneArg::Billiard => Overrides::default(),
+        SceneArg::Pile | SceneArg::File => Overrides { balls: args.balls, ..Default::default() },
+        SceneArg::Billiard | SceneArg::Pyramid => Overrides::default(),
     };
     let s = scene::load(&path, &ov).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     let h = s.dt;
@@ -136,10 +173,11 @@ fn run(args: &Args) -> Result<(), String> {
     let duration = args.duration.unwrap_or(match args.scene {
         SceneArg::Pile => 1.0,
         SceneArg::Billiard => 2.0,
+        SceneArg::Pyramid | SceneArg::File => s.duration,
     });
     let settle = args.settle.unwrap_or(match args.scene {
         SceneArg::Pile => 2.0,
-        SceneArg::Billiard => 0.0,
+        _ => 0.0,
     });
     let steps = (duration / h).round() as usize;
     let settle_steps = (settle / h).round() as usize;
@@ -154,9 +192,12 @@ fn run(args: &Args) -> Result<(), String> {
     };
 
     println!(
-        "scene: {} ({} balls, {} walls, {} constraints), h = {} s, settle {} s ({} steps, untimed), timed {} s ({} steps)",
+        "scene: {} ({} moving bodies: {} balls, {} that turn; {} fixed; {} walls, {} constraints now), h = {} s, settle {} s ({} steps, untimed), timed {} s ({} steps)",
         s.name,
-        desc.balls.iter().filter(|b| !b.fixed).count(),
+        desc.pieces.iter().filter(|b| !b.fixed).count(),
+        desc.pieces.iter().filter(|b| !b.fixed && !b.turns).count(),
+        desc.pieces.iter().filter(|b| !b.fixed && b.turns).count(),
+        desc.pieces.iter().filter(|b| b.fixed).count(),
         desc.walls.len(),
         world.model.constraints.len(),
         h,
@@ -176,6 +217,11 @@ fn run(args: &Args) -> Result<(), String> {
     let own_settle = match args.settle_in {
         SettleIn::Own => settle_steps,
         SettleIn::Rapier => {
+            if desc.pieces.iter().any(|b| b.turns || !matches!(b.outline, Outline::Round { .. })) {
+                return Err(
+                    "--settle-in rapier projects overlaps of balls only: not for bodies that turn or shapes".into()
+                );
+            }
             desc = settle_in_rapier(&desc, h, settle_steps);
             desc.write_into(&mut world);
             0
@@ -191,7 +237,12 @@ fn run(args: &Args) -> Result<(), String> {
             engines.push((format!("contact-lab ({})", alg_name(alg)), Box::new(lab)));
         }
     }
-    engines.push((format!("rapier2d (f64) {RAPIER_VERSION}"), Box::new(Rapier::new(&desc, h, args.rapier_sleep || args.sleep))));
+    let mut rapier = Rapier::new(&desc, h, args.rapier_sleep || args.sleep);
+    if args.rapier_no_recycling {
+        rapier.w.integration_parameters.contact_recycling = false;
+    }
+    let rapier_name = if args.rapier_no_recycling { " (no contact recycling)" } else { "" };
+    engines.push((format!("rapier2d (f64) {RAPIER_VERSION}{rapier_name}"), Box::new(rapier)));
     let window = ((args.window / h).round() as usize).min(steps);
     let plan = Plan { settle_steps: own_settle, steps, chunk: args.chunk.max(1), oracle_every: args.oracle_every };
     let rows = measure(engines, &desc, &plan);
@@ -199,15 +250,21 @@ fn run(args: &Args) -> Result<(), String> {
 
     print_table(&rows);
     println!();
-    println!("per step, release, µs (whole timed part: {} s from t = {settle} s; last: its last {} s):", duration, window as f64 * h);
+    println!(
+        "per step, release, µs (whole timed part: {} s from t = {settle} s; last: its last {} s):",
+        duration,
+        window as f64 * h
+    );
     print_steps(&rows, window, h);
     for r in rows.iter().filter(|r| !r.name.starts_with("rapier")) {
-        println!(
-            "ratio time/step {} / rapier: {:.2}",
-            r.name,
-            r.time_per_step_us() / rapier_row.time_per_step_us()
-        );
+        println!("ratio time/step {} / rapier: {:.2}", r.name, r.time_per_step_us() / rapier_row.time_per_step_us());
     }
+    print_slowest(&rows, settle);
+    if let Some(path) = &args.steps_csv {
+        write_steps_csv(path, &rows).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    println!();
+    print_displacements(&rows, &desc, settle + duration);
     Ok(())
 }
 
@@ -253,7 +310,9 @@ fn walls_of(model: &Model) -> Vec<Wall> {
     for (nx, ny, offset, restitution) in found {
         let len = nx.hypot(ny);
         let w = Wall { nx: nx / len, ny: ny / len, offset: offset / len, restitution };
-        let same = |o: &Wall| (o.nx - w.nx).abs() < 1e-12 && (o.ny - w.ny).abs() < 1e-12 && (o.offset - w.offset).abs() < 1e-12;
+        let same = |o: &Wall| {
+            (o.nx - w.nx).abs() < 1e-12 && (o.ny - w.ny).abs() < 1e-12 && (o.offset - w.offset).abs() < 1e-12
+        };
         if !walls.iter().any(same) {
             walls.push(w);
         }
@@ -272,21 +331,55 @@ fn pair_restitution_of(world: &World) -> f64 {
     from_generator.or(from_rows).unwrap_or(world.settings.events.restitution)
 }
 
-/// A ball, in the order of `model.bodies` (every body is one).
+/// The outline of a body, in its frame.
 #[derive(Clone, Debug)]
-struct Ball {
+enum Outline {
+    /// A ball (a particle with a radius) or a disc that turns.
+    Round { radius: f64 },
+    /// A box or a convex polygon: its corners, counterclockwise, around the centroid.
+    Polygon { corners: Vec<(f64, f64)> },
+}
+
+/// A body, in the order of `model.bodies` (every body is a ball, a disc, a
+/// box or a convex polygon, moving or fixed).
+#[derive(Clone, Debug)]
+struct Piece {
+    name: String,
     fixed: bool,
+    /// It has an angle coordinate (`BodyKind::Rigid`): rapier lets it turn.
+    turns: bool,
     p: (f64, f64),
+    angle: f64,
     v: (f64, f64),
+    omega: f64,
     mass: f64,
-    radius: f64,
+    /// About the centroid, kg·m² (0 for a ball that does not turn).
+    inertia: f64,
+    outline: Outline,
     damping: f64,
+}
+
+impl Piece {
+    /// The radius of a round body (0 for a polygon).
+    fn radius(&self) -> f64 {
+        match self.outline {
+            Outline::Round { radius } => radius,
+            Outline::Polygon { .. } => 0.0,
+        }
+    }
+    /// The radius of the smallest circle about the centroid holding the body.
+    fn reach(&self) -> f64 {
+        match &self.outline {
+            Outline::Round { radius } => *radius,
+            Outline::Polygon { corners } => corners.iter().map(|c| c.0.hypot(c.1)).fold(0.0, f64::max),
+        }
+    }
 }
 
 /// The scene as both engines see it.
 #[derive(Clone, Debug)]
 struct Desc {
-    balls: Vec<Ball>,
+    pieces: Vec<Piece>,
     walls: Vec<Wall>,
     gravity: (f64, f64),
     /// Restitution of ball-ball impacts.
@@ -295,56 +388,129 @@ struct Desc {
     default_restitution: f64,
 }
 
+fn outline_of(shape: &Shape) -> Outline {
+    match shape {
+        Shape::Disc { radius } => Outline::Round { radius: *radius },
+        // Box and Polygon: the corners walls and other shapes hold it by.
+        _ => Outline::Polygon { corners: shape.corners().iter().map(|c| (c.x, c.y)).collect() },
+    }
+}
+
 impl Desc {
     fn of(world: &World) -> Result<Desc, String> {
         let model = &world.model;
         let (q, qd) = (&world.state.q, &world.state.qd);
-        let mut balls = Vec::new();
+        let mut pieces = Vec::new();
         for b in &model.bodies {
-            let ball = match &b.kind {
-                BodyKind::Particle if b.radius > 0.0 => Ball {
+            let o = b.offset;
+            let name = b.name.clone();
+            let piece = match &b.kind {
+                BodyKind::Particle if b.radius > 0.0 => Piece {
+                    name,
                     fixed: false,
-                    p: (q[b.offset], q[b.offset + 1]),
-                    v: (qd[b.offset], qd[b.offset + 1]),
+                    turns: false,
+                    p: (q[o], q[o + 1]),
+                    angle: 0.0,
+                    v: (qd[o], qd[o + 1]),
+                    omega: 0.0,
                     mass: b.mass,
-                    radius: b.radius,
+                    inertia: 0.0,
+                    outline: Outline::Round { radius: b.radius },
                     damping: b.damping,
                 },
-                BodyKind::Fixed { position } if b.radius > 0.0 => Ball {
+                BodyKind::Fixed { position } if b.radius > 0.0 => Piece {
+                    name,
                     fixed: true,
+                    turns: false,
                     p: *position,
+                    angle: 0.0,
                     v: (0.0, 0.0),
+                    omega: 0.0,
                     mass: b.mass,
-                    radius: b.radius,
+                    inertia: 0.0,
+                    outline: Outline::Round { radius: b.radius },
                     damping: 0.0,
                 },
-                _ => return Err(format!("body `{}`: only balls (radius > 0) have a rapier counterpart here", b.name)),
+                BodyKind::Rigid { inertia, shape } => Piece {
+                    name,
+                    fixed: false,
+                    turns: true,
+                    p: (q[o], q[o + 1]),
+                    angle: q[o + 2],
+                    v: (qd[o], qd[o + 1]),
+                    omega: qd[o + 2],
+                    mass: b.mass,
+                    inertia: *inertia,
+                    outline: outline_of(shape),
+                    damping: b.damping,
+                },
+                BodyKind::FixedShape { position, angle, shape } => Piece {
+                    name,
+                    fixed: true,
+                    turns: false,
+                    p: *position,
+                    angle: *angle,
+                    v: (0.0, 0.0),
+                    omega: 0.0,
+                    mass: b.mass,
+                    inertia: 0.0,
+                    outline: outline_of(shape),
+                    damping: 0.0,
+                },
+                _ => {
+                    return Err(format!(
+                        "body `{}`: only balls (radius > 0), discs, boxes and polygons have a rapier counterpart here",
+                        b.name
+                    ));
+                }
             };
-            balls.push(ball);
+            pieces.push(piece);
         }
         let default_restitution = world.settings.events.restitution;
-        for c in &model.constraints {
+        // Generated rows (walls, pairs, corners) follow the explicit ones.
+        let explicit = model.contacts.as_ref().map_or(model.constraints.len(), |g| g.explicit);
+        for c in &model.constraints[..explicit] {
             if !matches!(c.geometry, Geometry::HalfPlane { .. } | Geometry::Contact { .. }) {
-                return Err(format!("constraint `{}`: only walls and ball contacts have a rapier counterpart here", c.name));
+                return Err(format!(
+                    "constraint `{}`: only walls and ball contacts have a rapier counterpart here",
+                    c.name
+                ));
             }
         }
-        // rapier collides every pair of balls: say so if the scene does not.
+        // rapier collides every pair of bodies: say so if the scene does not.
+        let is_round = |b: &Piece| matches!(b.outline, Outline::Round { .. }) && !b.turns;
         let pairs = match &model.contacts {
-            Some(g) => g.pair_bodies.len() * g.pair_bodies.len().saturating_sub(1) / 2,
+            Some(g) => g.pair_bodies.iter().filter(|&&i| is_round(&pieces[i])).count(),
+            None => 0,
+        };
+        let pairs = match &model.contacts {
+            Some(_) => pairs * pairs.saturating_sub(1) / 2,
             None => model.constraints.iter().filter(|c| matches!(c.geometry, Geometry::Contact { .. })).count(),
         };
+        let balls: Vec<&Piece> = pieces.iter().filter(|b| is_round(b)).collect();
         let dynamic = balls.iter().filter(|b| !b.fixed).count();
         let all_pairs = dynamic * dynamic.saturating_sub(1) / 2 + dynamic * (balls.len() - dynamic);
         if pairs != all_pairs {
             eprintln!("warning: {pairs} ball pairs in the model, {all_pairs} in rapier (it collides every pair)");
         }
+        let polygons = pieces.iter().filter(|b| matches!(b.outline, Outline::Polygon { .. })).count();
+        let shape_bodies = model.contacts.as_ref().map_or(0, |g| g.shape_bodies.len());
+        // (A scene with a single one may leave it out: it has no partner.)
+        if polygons > 1 && shape_bodies != polygons {
+            eprintln!("warning: {polygons} boxes and polygons, {shape_bodies} of them in the model's corner contacts");
+        }
         Ok(Desc {
-            balls,
+            pieces,
             walls: walls_of(model),
             gravity: (model.gravity.x, model.gravity.y),
             pair_restitution: pair_restitution_of(world),
             default_restitution,
         })
+    }
+
+    /// The poses `(x, y, θ)` at the start.
+    fn poses(&self) -> Vec<(f64, f64, f64)> {
+        self.pieces.iter().map(|b| (b.p.0, b.p.1, b.angle)).collect()
     }
 }
 
@@ -368,17 +534,18 @@ fn settle_in_rapier(desc: &Desc, h: f64, steps: usize) -> Desc {
     }
     let mut out = desc.clone();
     let mut vmax = 0.0_f64;
-    for (b, h) in out.balls.iter_mut().zip(&r.handles) {
+    for (b, h) in out.pieces.iter_mut().zip(&r.handles) {
         let body = &r.w.bodies[*h];
         let (p, v) = (body.translation(), body.linvel());
         b.p = (p.x, p.y);
         vmax = vmax.max(v.x.hypot(v.y));
         b.v = (0.0, 0.0);
     }
-    let mut p: Vec<(f64, f64)> = out.balls.iter().map(|b| b.p).collect();
-    let before = Probe::new(&out).max_penetration(&out, &p);
+    let mut p: Vec<(f64, f64)> = out.pieces.iter().map(|b| b.p).collect();
+    let poses: Vec<(f64, f64, f64)> = p.iter().map(|q| (q.0, q.1, 0.0)).collect();
+    let before = Probe::new(&out).max_penetration(&out, &poses);
     let (after, sweeps) = project_overlaps(&out, &mut p);
-    for (b, q) in out.balls.iter_mut().zip(&p) {
+    for (b, q) in out.pieces.iter_mut().zip(&p) {
         b.p = *q;
     }
     println!(
@@ -397,7 +564,7 @@ fn project_overlaps(desc: &Desc, p: &mut [(f64, f64)]) -> (f64, usize) {
     let up = |q: &(f64, f64)| -(gx * q.0 + gy * q.1);
     let mut order: Vec<usize> = (0..p.len()).collect();
     order.sort_by(|&a, &b| up(&p[a]).total_cmp(&up(&p[b])));
-    let rmax = desc.balls.iter().map(|b| b.radius).fold(0.0, f64::max);
+    let rmax = desc.pieces.iter().map(|b| b.radius()).fold(0.0, f64::max);
     let cell = 2.0 * rmax;
     let key = |q: &(f64, f64)| ((q.0 / cell).floor() as i64, (q.1 / cell).floor() as i64);
     let mut probe = Probe::new(desc);
@@ -408,12 +575,12 @@ fn project_overlaps(desc: &Desc, p: &mut [(f64, f64)]) -> (f64, usize) {
             grid.entry(key(q)).or_default().push(i);
         }
         for &i in &order {
-            let b = &desc.balls[i];
+            let b = &desc.pieces[i];
             if b.fixed {
                 continue;
             }
             for w in &desc.walls {
-                let g = w.nx * p[i].0 + w.ny * p[i].1 - w.offset - b.radius;
+                let g = w.nx * p[i].0 + w.ny * p[i].1 - w.offset - b.radius();
                 if g < 0.0 {
                     p[i].0 -= g * w.nx;
                     p[i].1 -= g * w.ny;
@@ -429,14 +596,14 @@ fn project_overlaps(desc: &Desc, p: &mut [(f64, f64)]) -> (f64, usize) {
                         }
                         let (ex, ey) = (p[i].0 - p[j].0, p[i].1 - p[j].1);
                         let d = ex.hypot(ey);
-                        let gap = d - b.radius - desc.balls[j].radius;
+                        let gap = d - b.radius() - desc.pieces[j].radius();
                         if gap < 0.0 && d > 0.0 {
                             // Half each, all to the free one against a fixed ball.
-                            let share = if desc.balls[j].fixed { 1.0 } else { 0.5 };
+                            let share = if desc.pieces[j].fixed { 1.0 } else { 0.5 };
                             let s = -gap * share * (1.0 + 1e-9) / d;
                             p[i].0 += ex * s;
                             p[i].1 += ey * s;
-                            if !desc.balls[j].fixed {
+                            if !desc.pieces[j].fixed {
                                 p[j].0 -= ex * s;
                                 p[j].1 -= ey * s;
                             }
@@ -445,18 +612,20 @@ fn project_overlaps(desc: &Desc, p: &mut [(f64, f64)]) -> (f64, usize) {
                 }
             }
         }
-        let left = probe.max_penetration(desc, p);
+        let poses: Vec<(f64, f64, f64)> = p.iter().map(|q| (q.0, q.1, 0.0)).collect();
+        let left = probe.max_penetration(desc, &poses);
         if left <= TOL {
             return (left, sweep);
         }
     }
-    (probe.max_penetration(desc, p), 10_000)
+    let poses: Vec<(f64, f64, f64)> = p.iter().map(|q| (q.0, q.1, 0.0)).collect();
+    (probe.max_penetration(desc, &poses), 10_000)
 }
 
 impl Desc {
     /// Writes the balls' positions and velocities into the world's state.
     fn write_into(&self, world: &mut World) {
-        for (b, ball) in world.model.bodies.iter().zip(&self.balls) {
+        for (b, ball) in world.model.bodies.iter().zip(&self.pieces) {
             if !ball.fixed {
                 world.state.q[b.offset] = ball.p.0;
                 world.state.q[b.offset + 1] = ball.p.1;
@@ -470,50 +639,127 @@ impl Desc {
 // ---------------------------------------------------------------------------
 // Penetration with the same geometry for both engines.
 
-/// The deepest penetration in m (0 if none): pairs `|pa − pb| − ra − rb`, walls
-/// `n·p − offset − r` (n unit). A uniform grid of cells `2 r_max` wide keeps it
-/// linear in the number of balls.
+/// The deepest penetration in m (0 if none), from the poses `(x, y, θ)` alone:
+///
+/// * ball or disc on a wall: `r − (n·p − offset)` (n unit);
+/// * box or polygon on a wall: its deepest corner, `−(n·c − offset)`;
+/// * two balls or discs: `ra + rb − |pa − pb|`;
+/// * two boxes or polygons: the depth of their overlap by separating axes (the
+///   least push along an edge normal of either that parts them; for a corner
+///   just inside an edge, that corner's depth below the edge);
+/// * a ball or disc and a polygon: `r` minus the distance from the centre to the
+///   polygon (plus the centre's depth when it is inside).
+///
+/// A uniform grid of cells `2 reach_max` wide keeps it linear in the number of bodies.
 struct Probe {
     cell: f64,
     grid: std::collections::HashMap<(i64, i64), Vec<u32>>,
+    /// The corners of each polygon in the world (empty for a round body).
+    corners: Vec<Vec<(f64, f64)>>,
+}
+
+/// The corners of `b` at pose `(x, y, θ)`, in the world.
+fn world_corners(b: &Piece, (x, y, t): (f64, f64, f64), out: &mut Vec<(f64, f64)>) {
+    out.clear();
+    if let Outline::Polygon { corners } = &b.outline {
+        let (s, c) = t.sin_cos();
+        out.extend(corners.iter().map(|&(u, v)| (x + c * u - s * v, y + s * u + c * v)));
+    }
+}
+
+/// The largest signed distance of `pts` from the edges' lines of the convex
+/// polygon `poly` (counterclockwise), taking for each edge the point of `pts`
+/// deepest behind it: positive when an edge of `poly` separates them.
+fn separation(poly: &[(f64, f64)], pts: &[(f64, f64)]) -> f64 {
+    let mut best = f64::NEG_INFINITY;
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (ex, ey) = (b.0 - a.0, b.1 - a.1);
+        let len = ex.hypot(ey);
+        // Outward normal of a counterclockwise polygon: the edge turned clockwise.
+        let (nx, ny) = (ey / len, -ex / len);
+        let deepest = pts.iter().map(|p| nx * (p.0 - a.0) + ny * (p.1 - a.1)).fold(f64::INFINITY, f64::min);
+        best = best.max(deepest);
+    }
+    best
+}
+
+/// The overlap of a circle (centre `c`, radius `r`) and a convex polygon.
+fn circle_polygon_depth(c: (f64, f64), r: f64, poly: &[(f64, f64)]) -> f64 {
+    let s = separation(poly, &[c]);
+    if s <= 0.0 {
+        return r - s;
+    }
+    let mut d2 = f64::INFINITY;
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (ex, ey) = (b.0 - a.0, b.1 - a.1);
+        let t = (((c.0 - a.0) * ex + (c.1 - a.1) * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+        let (dx, dy) = (c.0 - a.0 - t * ex, c.1 - a.1 - t * ey);
+        d2 = d2.min(dx * dx + dy * dy);
+    }
+    r - d2.sqrt()
 }
 
 impl Probe {
     fn new(desc: &Desc) -> Probe {
-        let rmax = desc.balls.iter().map(|b| b.radius).fold(0.0, f64::max);
-        Probe { cell: 2.0 * rmax, grid: Default::default() }
+        let reach = desc.pieces.iter().map(Piece::reach).fold(0.0, f64::max);
+        Probe { cell: 2.0 * reach, grid: Default::default(), corners: vec![Vec::new(); desc.pieces.len()] }
     }
 
-    fn max_penetration(&mut self, desc: &Desc, p: &[(f64, f64)]) -> f64 {
+    fn max_penetration(&mut self, desc: &Desc, p: &[(f64, f64, f64)]) -> f64 {
         let mut worst = 0.0_f64;
-        for (b, &(x, y)) in desc.balls.iter().zip(p) {
+        for (i, (b, &pose)) in desc.pieces.iter().zip(p).enumerate() {
+            world_corners(b, pose, &mut self.corners[i]);
             if b.fixed {
                 continue;
             }
             for w in &desc.walls {
-                worst = worst.max(-(w.nx * x + w.ny * y - w.offset - b.radius));
+                let depth = match b.outline {
+                    Outline::Round { radius } => -(w.nx * pose.0 + w.ny * pose.1 - w.offset - radius),
+                    Outline::Polygon { .. } => self.corners[i]
+                        .iter()
+                        .map(|c| -(w.nx * c.0 + w.ny * c.1 - w.offset))
+                        .fold(f64::NEG_INFINITY, f64::max),
+                };
+                worst = worst.max(depth);
             }
         }
         for v in self.grid.values_mut() {
             v.clear();
         }
         let key = |c: f64, x: f64, y: f64| ((x / c).floor() as i64, (y / c).floor() as i64);
-        for (i, &(x, y)) in p.iter().enumerate() {
+        for (i, &(x, y, _)) in p.iter().enumerate() {
             self.grid.entry(key(self.cell, x, y)).or_default().push(i as u32);
         }
-        for (i, &(x, y)) in p.iter().enumerate() {
+        for (i, &(x, y, _)) in p.iter().enumerate() {
             let (cx, cy) = key(self.cell, x, y);
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     let Some(cell) = self.grid.get(&(cx + dx, cy + dy)) else { continue };
                     for &j in cell {
                         let j = j as usize;
-                        if j <= i || (desc.balls[i].fixed && desc.balls[j].fixed) {
+                        let (a, b) = (&desc.pieces[i], &desc.pieces[j]);
+                        if j <= i || (a.fixed && b.fixed) {
                             continue;
                         }
-                        let (ex, ey) = (p[j].0 - x, p[j].1 - y);
-                        let gap = (ex * ex + ey * ey).sqrt() - desc.balls[i].radius - desc.balls[j].radius;
-                        worst = worst.max(-gap);
+                        let depth = match (&a.outline, &b.outline) {
+                            (Outline::Round { radius: ra }, Outline::Round { radius: rb }) => {
+                                let (ex, ey) = (p[j].0 - x, p[j].1 - y);
+                                ra + rb - (ex * ex + ey * ey).sqrt()
+                            }
+                            (Outline::Round { radius }, Outline::Polygon { .. }) => {
+                                circle_polygon_depth((x, y), *radius, &self.corners[j])
+                            }
+                            (Outline::Polygon { .. }, Outline::Round { radius }) => {
+                                circle_polygon_depth((p[j].0, p[j].1), *radius, &self.corners[i])
+                            }
+                            (Outline::Polygon { .. }, Outline::Polygon { .. }) => {
+                                let (ci, cj) = (&self.corners[i], &self.corners[j]);
+                                -separation(ci, cj).max(separation(cj, ci))
+                            }
+                        };
+                        worst = worst.max(depth);
                     }
                 }
             }
@@ -534,10 +780,11 @@ trait Engine {
     fn oracle(&mut self) -> Option<Duration> {
         None
     }
-    /// The engine's own measure of the last step's violation, if it has one.
+    /// The engine's own measure of the last step's penetration: contact-lab's
+    /// `StepReport::max_violation`, rapier's deepest contact in its narrow phase.
     fn reported_violation(&self) -> Option<f64>;
-    /// Ball centres, in the order of `Desc::balls`.
-    fn positions(&self, out: &mut Vec<(f64, f64)>);
+    /// Poses `(x, y, θ)` of the bodies, in the order of `Desc::pieces`.
+    fn poses(&self, out: &mut Vec<(f64, f64, f64)>);
     /// Kinetic + potential energy (gravity), J.
     fn energy(&self) -> f64;
 }
@@ -574,13 +821,14 @@ impl Engine for Lab {
     fn reported_violation(&self) -> Option<f64> {
         Some(self.last_violation)
     }
-    fn positions(&self, out: &mut Vec<(f64, f64)>) {
+    fn poses(&self, out: &mut Vec<(f64, f64, f64)>) {
         out.clear();
-        let q = &self.world.state.q;
+        let (q, qd) = (&self.world.state.q, &self.world.state.qd);
         for b in &self.world.model.bodies {
+            let angle = b.angle(q, qd).0;
             out.push(match &b.kind {
-                BodyKind::Fixed { position } => *position,
-                _ => (q[b.offset], q[b.offset + 1]),
+                BodyKind::Fixed { position } | BodyKind::FixedShape { position, .. } => (position.0, position.1, angle),
+                _ => (q[b.offset], q[b.offset + 1], angle),
             });
         }
     }
@@ -592,6 +840,8 @@ impl Engine for Lab {
 struct Rapier {
     w: PhysicsWorld,
     handles: Vec<RigidBodyHandle>,
+    /// The inertia each body was given (0 for a ball whose rotations are locked).
+    inertia: Vec<f64>,
 }
 
 impl Rapier {
@@ -611,31 +861,54 @@ impl Rapier {
         };
         let wall_e = |e: f64| if ep > 0.0 { e / ball_e } else { 2.0 * e };
         let mut handles = Vec::new();
-        for b in &desc.balls {
+        let mut inertia = Vec::new();
+        for b in &desc.pieces {
             let rb = if b.fixed {
                 RigidBodyBuilder::fixed()
             } else {
-                RigidBodyBuilder::dynamic()
+                let rb = RigidBodyBuilder::dynamic()
                     .linvel(RVector::new(b.v.0, b.v.1))
+                    .angvel(b.omega)
                     .linear_damping(b.damping)
-                    .lock_rotations()
-                    .can_sleep(sleep)
+                    .can_sleep(sleep);
+                // A ball is a point with a radius; a body that turns keeps its rotations.
+                if b.turns { rb } else { rb.lock_rotations() }
             }
-            .translation(RVector::new(b.p.0, b.p.1));
-            let mut co = ColliderBuilder::ball(b.radius)
+            .translation(RVector::new(b.p.0, b.p.1))
+            .rotation(b.angle);
+            let co = match &b.outline {
+                Outline::Round { radius } => ColliderBuilder::ball(*radius),
+                // A box as a cuboid of the same half-extents, a polygon as its convex polyline.
+                Outline::Polygon { corners } => match box_half_extents(corners) {
+                    Some((hx, hy)) => ColliderBuilder::cuboid(hx, hy),
+                    None => ColliderBuilder::convex_polyline(corners.iter().map(|c| RVector::new(c.0, c.1)).collect())
+                        .unwrap_or_else(|| panic!("body `{}`: rapier refuses its polygon", b.name)),
+                },
+            };
+            let mut co = co
                 .friction(0.0)
                 .friction_combine_rule(CoefficientCombineRule::Min)
                 .restitution(ball_e)
                 .restitution_combine_rule(rule);
             if !b.fixed {
-                co = co.mass(b.mass);
+                co = if b.turns {
+                    // contact-lab's mass and inertia, whatever rapier would compute from the shape.
+                    co.mass_properties(MassProperties::new(RVector::ZERO, b.mass, b.inertia))
+                } else {
+                    co.mass(b.mass)
+                };
             }
             let (hb, _) = w.insert(rb, co);
             if !b.fixed {
                 let m = w.bodies[hb].mass();
                 assert!((m - b.mass).abs() <= 1e-9 * b.mass, "rapier mass {m} != {}", b.mass);
+                if b.turns {
+                    let i = w.bodies[hb].mass_properties().local_mprops.principal_inertia();
+                    assert!((i - b.inertia).abs() <= 1e-9 * b.inertia, "rapier inertia {i} != {}", b.inertia);
+                }
             }
             handles.push(hb);
+            inertia.push(if b.turns { b.inertia } else { 0.0 });
         }
         for wall in &desc.walls {
             let n = RVector::new(wall.nx, wall.ny);
@@ -650,8 +923,16 @@ impl Rapier {
                 .restitution_combine_rule(rule);
             w.insert(rb, co);
         }
-        Rapier { w, handles }
+        Rapier { w, handles, inertia }
     }
+}
+
+/// The half-extents of a box centred on the origin and not turned, from its
+/// corners (contact-lab's order: (−x, −y), (x, −y), (x, y), (−x, y)).
+fn box_half_extents(c: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let (x, y) = (c.first()?.0.abs(), c.first()?.1.abs());
+    let expect = [(-x, -y), (x, -y), (x, y), (-x, y)];
+    (c.len() == 4 && c.iter().zip(&expect).all(|(a, b)| a == b)).then_some((x, y))
 }
 
 impl Engine for Rapier {
@@ -659,27 +940,40 @@ impl Engine for Rapier {
         self.w.step();
         0
     }
+    /// The deepest contact of the narrow phase (computed at the step's start,
+    /// before the solve, from the poses then, and recycled while they drift
+    /// little): the depth rapier's solver saw.
     fn reported_violation(&self) -> Option<f64> {
-        None
+        let mut worst = 0.0_f64;
+        for pair in self.w.contact_pairs() {
+            for m in pair.manifolds() {
+                for c in &m.points {
+                    worst = worst.max(-c.dist);
+                }
+            }
+        }
+        Some(worst)
     }
-    fn positions(&self, out: &mut Vec<(f64, f64)>) {
+    fn poses(&self, out: &mut Vec<(f64, f64, f64)>) {
         out.clear();
         for h in &self.handles {
-            let t = self.w.bodies[*h].translation();
-            out.push((t.x, t.y));
+            let b = &self.w.bodies[*h];
+            let t = b.translation();
+            out.push((t.x, t.y, b.rotation().angle()));
         }
     }
     fn energy(&self) -> f64 {
         let g = self.w.gravity;
         self.handles
             .iter()
-            .map(|h| {
+            .zip(&self.inertia)
+            .map(|(h, &inertia)| {
                 let b = &self.w.bodies[*h];
                 if !b.is_dynamic() {
                     return 0.0;
                 }
-                let (m, v, p) = (b.mass(), b.linvel(), b.translation());
-                0.5 * m * (v.x * v.x + v.y * v.y) - m * (g.x * p.x + g.y * p.y)
+                let (m, v, p, w) = (b.mass(), b.linvel(), b.translation(), b.angvel());
+                0.5 * m * (v.x * v.x + v.y * v.y) + 0.5 * inertia * w * w - m * (g.x * p.x + g.y * p.y)
             })
             .sum()
     }
@@ -696,13 +990,18 @@ struct Row {
     time: Duration,
     /// Max over the timed steps of the engine's own violation (contact-lab only).
     reported: Option<f64>,
-    /// Max over the timed steps of the penetration from the ball positions.
+    /// Max over the timed steps of the penetration from the poses ([`Probe`]).
     geometric: f64,
+    /// The poses after the last timed step.
+    end: Vec<(f64, f64, f64)>,
     e_start: f64,
     e_end: f64,
     settle_time: Duration,
     /// Every timed step: its time, the penetration after it, its events.
     per_step: Vec<(Duration, f64, usize)>,
+    /// Every timed step: the thread's CPU time in it (what preemption by other
+    /// processes does not inflate; read around the wall-clock timing).
+    cpu: Vec<Duration>,
     /// Sampled steps: (the step's time, its oracle's time).
     oracle: Vec<(usize, Duration, Duration)>,
 }
@@ -757,17 +1056,19 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, plan: &Plan) ->
                 time: Duration::ZERO,
                 reported: None,
                 geometric: 0.0,
+                end: Vec::new(),
                 e_start,
                 e_end: e_start,
                 settle_time,
                 per_step: Vec::with_capacity(steps),
+                cpu: Vec::with_capacity(steps),
                 oracle: Vec::new(),
             };
             Run { engine, probe: Probe::new(desc), row }
         })
         .collect();
     eprintln!("timing {} steps of {} engines, interleaved by {chunk} ...", steps, runs.len());
-    let mut p = Vec::with_capacity(desc.balls.len());
+    let mut p = Vec::with_capacity(desc.pieces.len());
     let mut done = 0;
     let mut said = Instant::now();
     while done < steps {
@@ -778,9 +1079,11 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, plan: &Plan) ->
                 if sample {
                     run.engine.prepare_oracle();
                 }
+                let c = thread_cpu_time();
                 let t = Instant::now();
                 let events = run.engine.step();
                 let dt = t.elapsed();
+                run.row.cpu.push(thread_cpu_time().saturating_sub(c));
                 run.row.time += dt;
                 if sample {
                     if let Some(o) = run.engine.oracle() {
@@ -790,7 +1093,7 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, plan: &Plan) ->
                 if let Some(v) = run.engine.reported_violation() {
                     run.row.reported = Some(run.row.reported.unwrap_or(0.0).max(v));
                 }
-                run.engine.positions(&mut p);
+                run.engine.poses(&mut p);
                 let pen = run.probe.max_penetration(desc, &p);
                 run.row.geometric = run.row.geometric.max(pen);
                 run.row.per_step.push((dt, pen, events));
@@ -808,6 +1111,7 @@ fn measure(engines: Vec<(String, Box<dyn Engine>)>, desc: &Desc, plan: &Plan) ->
     runs.into_iter()
         .map(|mut run| {
             run.row.e_end = run.engine.energy();
+            run.engine.poses(&mut run.row.end);
             run.row
         })
         .collect()
@@ -881,4 +1185,90 @@ fn print_steps(rows: &[Row], window: usize, h: f64) {
             );
         }
     }
+}
+
+/// Per engine: the 99th percentile of the step times, and the five slowest
+/// steps by index in the timed part (step k starts at `t0 + k h`).
+fn print_slowest(rows: &[Row], t0: f64) {
+    for r in rows {
+        if r.per_step.is_empty() {
+            continue;
+        }
+        let mut idx: Vec<usize> = (0..r.per_step.len()).collect();
+        idx.sort_by(|&a, &b| r.per_step[b].0.cmp(&r.per_step[a].0));
+        let p99 = r.per_step[idx[idx.len() / 100]].0.as_secs_f64() * 1e6;
+        // (the 99th percentile from the top: the 1 % slowest steps are above it)
+        let slow: Vec<String> =
+            idx.iter().take(5).map(|&k| format!("step {k} {:.0} µs", r.per_step[k].0.as_secs_f64() * 1e6)).collect();
+        println!("{}: p99 {p99:.1} µs; slowest: {} (from t = {t0} s)", r.name, slow.join(", "));
+        let mut cpu: Vec<f64> = r.cpu.iter().map(|d| d.as_secs_f64() * 1e6).collect();
+        cpu.sort_by(f64::total_cmp);
+        let mean = cpu.iter().sum::<f64>() / cpu.len() as f64;
+        let worst = cpu.iter().copied().fold(0.0, f64::max);
+        let at = r.cpu.iter().enumerate().max_by_key(|c| c.1).map_or(0, |c| c.0);
+        println!(
+            "{}: thread CPU time a step: median {:.1}, p99 {:.1}, worst {worst:.1} (step {at}), mean {mean:.1} µs",
+            r.name,
+            cpu[cpu.len() / 2],
+            cpu[cpu.len() - 1 - cpu.len() / 100],
+        );
+    }
+}
+
+/// Whether the scene still stands at the end: the largest displacement of a
+/// moving body from its start (its centre, and its turn), and the height (along
+/// −g) of the body highest at the start, then and now.
+fn print_displacements(rows: &[Row], desc: &Desc, t_end: f64) {
+    let start = desc.poses();
+    let (gx, gy) = desc.gravity;
+    let g = gx.hypot(gy).max(f64::MIN_POSITIVE);
+    let up = |p: &(f64, f64, f64)| -(gx * p.0 + gy * p.1) / g;
+    let moving: Vec<usize> = (0..desc.pieces.len()).filter(|&i| !desc.pieces[i].fixed).collect();
+    let Some(&top) = moving.iter().max_by(|&&a, &&b| up(&start[a]).total_cmp(&up(&start[b]))) else { return };
+    println!(
+        "at t = {t_end} s, from the scene's start (the top body `{}` started at height {:.6} m):",
+        desc.pieces[top].name,
+        up(&start[top])
+    );
+    println!("| engine | largest displacement (m) | of | largest turn (rad) | top body's height (m) |");
+    println!("|---|---:|---|---:|---:|");
+    for r in rows {
+        let moved = |i: usize| (r.end[i].0 - start[i].0).hypot(r.end[i].1 - start[i].1);
+        let far = moving.iter().copied().max_by(|&a, &b| moved(a).total_cmp(&moved(b))).expect("a moving body");
+        // Wrapped to (−π, π]: rapier keeps its angle there, contact-lab's θ runs on.
+        let wrapped = |d: f64| d.sin().atan2(d.cos()).abs();
+        let turn = moving.iter().map(|&i| wrapped(r.end[i].2 - start[i].2)).fold(0.0, f64::max);
+        println!(
+            "| {} | {:.3e} | {} | {:.3e} | {:.6} |",
+            r.name,
+            moved(far),
+            desc.pieces[far].name,
+            turn,
+            up(&r.end[top])
+        );
+    }
+}
+
+/// Every timed step of every engine, one line each.
+fn write_steps_csv(path: &Path, rows: &[Row]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(f, "engine,step,us,cpu_us,penetration_m,events")?;
+    for r in rows {
+        for (k, (dt, pen, events)) in r.per_step.iter().enumerate() {
+            let cpu = r.cpu.get(k).map_or(f64::NAN, |c| c.as_secs_f64() * 1e6);
+            writeln!(f, "{},{k},{:.2},{cpu:.2},{pen:.3e},{events}", r.name, dt.as_secs_f64() * 1e6)?;
+        }
+    }
+    f.flush()
+}
+
+/// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): it stops while
+/// another process has the core.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant of the platform.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
