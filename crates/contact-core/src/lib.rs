@@ -4,7 +4,7 @@
 //! in touch: the good use of Lagrange multipliers* (GRAPP 2007). No app, no Bevy:
 //! nalgebra for plane vectors, plain `f64` slices for `q`, serde for scene files.
 //!
-//! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`], [`shape`]),
+//! * [`Model`]: bodies with generalized coordinates `q` ([`body`], [`curve`], [`shapes`]),
 //!   forces, and constraints `g_k(q)` ([`constraint`]); eq. (1) `M q̈ = f`.
 //! * [`kkt`]: eq. (6) with Baumgarte's eq. (5), solved through `A = J M⁻¹ Jᵀ`
 //!   sparse, with a factorization that copes with dependent rows ([`schur`]).
@@ -31,15 +31,15 @@
 //! |---|---|---|---|
 //! | [`units`] | foundations | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
 //! | [`curve`] | foundations | curves `c(u)` that carry a bead, `c'`, `c''` | — |
-//! | [`shape`] | foundations | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks | — |
-//! | [`body`] | foundations | bodies (points, beads, bodies that turn), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve` |
+//! | [`shapes`] | foundations | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
+//! | [`body`] | foundations | bodies (points, beads, bodies that turn, fixed shapes), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve`, `shapes` |
 //! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
 //! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
 //! | [`ipm`] | foundations | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
-//! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint` |
+//! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | model | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
-//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves | `constraint`, `model`, `schur` |
+//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur` |
 //! | [`choice`] | solvers | [`Algorithm`], which algorithm, and its names | — |
 //! | [`trace`] | solvers | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
 //! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
