@@ -445,6 +445,44 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
     Ok(next)
 }
 
+/// Whether the body that turns `name` is fixed (`None`: not a body that turns).
+pub fn fixed_of(doc: &SceneDoc, name: &str) -> Option<bool> {
+    match doc.body(name)? {
+        BodySpec::Box { fixed, .. } | BodySpec::Polygon { fixed, .. } | BodySpec::Disc { fixed, .. } => Some(*fixed),
+        _ => None,
+    }
+}
+
+/// The document with the body that turns `name` fixed or set free. A fixed
+/// shape never moves, so fixing one also zeroes its velocity, spin, force
+/// and damping and drops a given inertia (the file refuses them on a fixed
+/// shape), and its coordinates leave the plots (a plot left empty goes);
+/// set free, it keeps its mass (1 kg if it had none).
+pub fn with_fixed(doc: &SceneDoc, name: &str, fix: bool) -> Option<SceneDoc> {
+    let mut next = doc.clone();
+    match next.body_mut(name)? {
+        BodySpec::Box { fixed, velocity, angular_velocity, force, damping, inertia, mass, .. }
+        | BodySpec::Polygon { fixed, velocity, angular_velocity, force, damping, inertia, mass, .. }
+        | BodySpec::Disc { fixed, velocity, angular_velocity, force, damping, inertia, mass, .. } => {
+            *fixed = fix;
+            if fix {
+                (*velocity, *angular_velocity, *force, *damping, *inertia) = ((0.0, 0.0), 0.0, (0.0, 0.0), 0.0, None);
+            } else if *mass <= 0.0 {
+                *mass = 1.0;
+            }
+        }
+        _ => return None,
+    }
+    if fix {
+        let own = format!("{name}.");
+        for plot in &mut next.file.plots {
+            plot.series.retain(|series| !series.starts_with(&own));
+        }
+        next.file.plots.retain(|plot| !plot.series.is_empty());
+    }
+    Some(next)
+}
+
 /// The number field `label` of a body.
 /// The fields of a body that turns: those all have, then its shape's (a
 /// polygon's vertices are edited in the file).
@@ -668,6 +706,24 @@ mod tests {
         assert_eq!(next.check("edited").unwrap().world.settings.events.max_per_step, 7);
         let e = with_field(&d, None, "solver.max_events_per_step", "7.5").unwrap_err();
         assert_eq!(e, "field `solver.max_events_per_step`: `7.5` is not a whole number");
+    }
+
+    /// A moving box fixed in the inspector loses its motion and becomes a
+    /// shape that never moves; set free again it moves with its mass.
+    #[test]
+    fn a_box_is_fixed_and_set_free_in_the_inspector() {
+        let d = scene("box-stack");
+        let moving = with_field(&d, Some(&body("top")), "velocity.x", "1.5").unwrap();
+        let fixed = with_fixed(&moving, "top", true).expect("a body that turns");
+        assert_eq!(fixed_of(&fixed, "top"), Some(true));
+        let loaded = fixed.check("fixed").unwrap_or_else(|e| panic!("{e}"));
+        let top = loaded.world.model.bodies.iter().find(|b| b.name == "top").unwrap();
+        assert!(matches!(top.kind, contact_core::BodyKind::FixedShape { .. }), "{:?}", top.kind);
+        let free = with_fixed(&fixed, "top", false).unwrap();
+        let loaded = free.check("free").unwrap_or_else(|e| panic!("{e}"));
+        assert!(loaded.world.model.bodies.iter().any(|b| b.name == "top" && b.is_dynamic()));
+        assert_eq!(with_fixed(&d, "floor", true), None, "not a body");
+        assert_eq!(fixed_of(&scene("wedge"), "p"), None, "a particle is never a fixed shape");
     }
 
     /// A bead's curve: each kind's numbers read back as set, and a change of

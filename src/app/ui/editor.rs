@@ -18,7 +18,7 @@ use contact_core::scene::{Item, SceneDoc};
 use contact_core::settings::Integrator;
 
 use super::data::PanelData;
-use crate::app::edit::fields::{Field, fields_of, scene_fields, solver_fields, with_field};
+use crate::app::edit::fields::{Field, fields_of, fixed_of, scene_fields, solver_fields, with_field, with_fixed};
 use crate::app::edit::{BeadCurve, EditAction, Refusal, Tool};
 use crate::app::lab::palette;
 
@@ -150,6 +150,17 @@ impl EditPanel<'_, '_, '_> {
                 self.data.editor.selected = None;
             }
         });
+        // A body that turns may be fixed: a step, a ramp, a post.
+        if let Item::Body(name) = &item
+            && let Some(mut fixed) = fixed_of(&doc, name)
+            && ui
+                .checkbox(&mut fixed, "fixed: never moves")
+                .on_hover_text("`fixed: true`: a shape with no coordinates (its motion, force and damping are cleared)")
+                .changed()
+            && let Some(next) = with_fixed(&doc, name, fixed)
+        {
+            self.actions.push(EditAction::Replace(Box::new(next)));
+        }
         self.fields(ui, &doc, Some(&item), &fields);
     }
 
