@@ -132,10 +132,10 @@ fn tops(lab: &Lab) -> Vec<DVec2> {
         .filter(|&b| is_dynamic(world, b))
         .map(|b| {
             let centre = lab.position(b);
-            crate::app::lab::geometry::outline(world, b, centre).map_or(
-                centre + DVec2::new(0.0, world.model.bodies[b].radius),
-                |c| c.into_iter().fold(DVec2::new(0.0, f64::MIN), |a, p| if p.y > a.y { p } else { a }),
-            )
+            crate::app::lab::geometry::outline(world, b, centre)
+                .map_or(centre + DVec2::new(0.0, world.model.bodies[b].radius), |c| {
+                    c.into_iter().fold(DVec2::new(0.0, f64::MIN), |a, p| if p.y > a.y { p } else { a })
+                })
         })
         .filter(|p| p.is_finite())
         .collect()

@@ -292,8 +292,7 @@ impl<'a> GrowingKkt<'a> {
             lambda[self.candidates[i]] = x[l];
         }
         let qdd = self.problem.accelerations(&lambda);
-        let residual =
-            set.iter().map(|&i| self.problem.tendency(self.candidates[i], &qdd).abs()).fold(0.0, f64::max);
+        let residual = set.iter().map(|&i| self.problem.tendency(self.candidates[i], &qdd).abs()).fold(0.0, f64::max);
         KktSolution { qdd, lambda, residual, dependent: basic.dependent }
     }
 }

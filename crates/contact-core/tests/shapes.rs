@@ -54,7 +54,10 @@ fn a_disc_slides_down_a_fixed_ramp_at_g_sin_alpha_without_turning() {
         // exactly, and the path ½ a t (t + h).
         let (t, a) = (w.state.t, G * alpha.sin());
         let down = nalgebra::Vector2::new(alpha.cos(), -alpha.sin());
-        let (v, moved) = (nalgebra::Vector2::new(w.state.qd[0], w.state.qd[1]), nalgebra::Vector2::new(w.state.q[0] - c.0, w.state.q[1] - c.1));
+        let (v, moved) = (
+            nalgebra::Vector2::new(w.state.qd[0], w.state.qd[1]),
+            nalgebra::Vector2::new(w.state.q[0] - c.0, w.state.q[1] - c.1),
+        );
         assert_relative_eq!(v.dot(&down), a * t, max_relative = 1e-6);
         assert_relative_eq!(moved.dot(&down), 0.5 * a * t * (t + s.dt), max_relative = 1e-6);
         assert!(moved.perp(&down).abs() < 1e-9, "{algorithm:?}: off the slope by {}", moved.perp(&down));
@@ -127,7 +130,11 @@ fn a_disc_rolls_over_an_edge_from_the_edges_row_to_the_corners() {
     let tau = s.world.settings.tau;
     while s.world.state.t < 1.0 {
         let report = s.world.step(s.dt);
-        assert!(report.events.iter().all(|e| e.impulse.iter().all(|(_, p)| p.abs() < 1e-9)), "an impact at {}", report.t);
+        assert!(
+            report.events.iter().all(|e| e.impulse.iter().all(|(_, p)| p.abs() < 1e-9)),
+            "an impact at {}",
+            report.t
+        );
         let w = &s.world;
         if let Some(k) = row(w, "disc-table[2]") {
             on_edge += usize::from(report.handled[k]);
@@ -219,7 +226,11 @@ fn the_box_over_a_step_tips_under_exact_and_is_glued_by_right() {
     };
     let (corner, edge, alpha, _) = first(Algorithm::Exact);
     assert_eq!(corner, None, "Exact holds the corner");
-    assert_relative_eq!(edge.expect("the edge holds"), m * G / (1.0 + m * overhang * overhang / inertia), max_relative = 1e-9);
+    assert_relative_eq!(
+        edge.expect("the edge holds"),
+        m * G / (1.0 + m * overhang * overhang / inertia),
+        max_relative = 1e-9
+    );
     assert_relative_eq!(alpha, -G * overhang / (inertia / m + overhang * overhang), max_relative = 1e-9);
     assert_relative_eq!(alpha, -53.51, max_relative = 1e-4);
     let (corner, _, alpha, _) = first(Algorithm::Platt);

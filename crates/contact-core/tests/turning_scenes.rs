@@ -25,10 +25,18 @@ use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
 
 #[derive(Clone, Debug)]
 enum Shape {
-    Box { w: f64, h: f64 },
-    Disc { r: f64 },
+    Box {
+        w: f64,
+        h: f64,
+    },
+    Disc {
+        r: f64,
+    },
     /// A regular polygon of `n` corners on a circle of radius `r`.
-    Polygon { n: usize, r: f64 },
+    Polygon {
+        n: usize,
+        r: f64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -136,7 +144,11 @@ fn check(scene: &TurningScene) -> Result<(), TestCaseError> {
             .fold(0.0, f64::max);
         let r = w.step(h);
         let at = format!("step {step} ({:?}, t = {:.3})\n{text}", w.settings.algorithm, r.t);
-        prop_assert!(r.status == StepStatus::Ok || matches!(r.status, StepStatus::Diverged { .. }), "{:?} at {at}", r.status);
+        prop_assert!(
+            r.status == StepStatus::Ok || matches!(r.status, StepStatus::Diverged { .. }),
+            "{:?} at {at}",
+            r.status
+        );
         prop_assert!(w.state.q.iter().chain(&w.state.qd).all(|v| v.is_finite()), "non-finite at {at}");
         for e in &r.events {
             prop_assert!(e.energy_lost >= -1e-9 * es, "an impact made {} J at {at}", -e.energy_lost);
@@ -162,7 +174,12 @@ fn check(scene: &TurningScene) -> Result<(), TestCaseError> {
         let allowance = 2.0 * tau * tau * bend + landing + 1e-6;
         if r.max_violation > allowance {
             let k = (0..r.g.len())
-                .max_by(|&x, &y| w.model.constraints[x].kind.violation(r.g[x]).total_cmp(&w.model.constraints[y].kind.violation(r.g[y])))
+                .max_by(|&x, &y| {
+                    w.model.constraints[x]
+                        .kind
+                        .violation(r.g[x])
+                        .total_cmp(&w.model.constraints[y].kind.violation(r.g[y]))
+                })
                 .expect("a row");
             let events: Vec<f64> = r.events.iter().map(|e| e.t).collect();
             prop_assert!(
@@ -247,7 +264,10 @@ fn a_box_off_a_ramps_toe_and_round_a_steps_corner_stay_out() {
 /// of their projections over the normals of both (0 when apart).
 fn overlap(a: &[nalgebra::Vector2<f64>], b: &[nalgebra::Vector2<f64>]) -> f64 {
     let normals = |p: &[nalgebra::Vector2<f64>]| -> Vec<nalgebra::Vector2<f64>> {
-        (0..p.len()).map(|k| (p[(k + 1) % p.len()] - p[k]).normalize()).map(|t| nalgebra::Vector2::new(t.y, -t.x)).collect()
+        (0..p.len())
+            .map(|k| (p[(k + 1) % p.len()] - p[k]).normalize())
+            .map(|t| nalgebra::Vector2::new(t.y, -t.x))
+            .collect()
     };
     let span = |p: &[nalgebra::Vector2<f64>], n: &nalgebra::Vector2<f64>| {
         p.iter().map(|c| n.dot(c)).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
@@ -283,13 +303,15 @@ fn a_wedge_sliding_into_a_ramp_toe_to_toe_stays_out() {
 }
 
 fn toe_to_toe(mover: &str) {
-    let text = format!("Scene(name: \"toes\", gravity: (0, -9.81), bodies: [
+    let text = format!(
+        "Scene(name: \"toes\", gravity: (0, -9.81), bodies: [
         {mover},
         Polygon(name: \"ramp\", position: (0.2, 0), vertices: [(0, 0), (0.6, 0), (0.6, 0.4)], fixed: true),
         ],
         walls: [(name: \"floor\", normal: (0, 1), offset: 0)],
         ball_pairs: true,
-        solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0))");
+        solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0))"
+    );
     let mut w = contact_core::scene::parse(&text, "toes", &Default::default()).unwrap_or_else(|e| panic!("{e}")).world;
     let corners = |w: &contact_core::World, b: usize| -> Vec<nalgebra::Vector2<f64>> {
         let body = &w.model.bodies[b];

@@ -81,7 +81,11 @@ impl ViewTransform {
     /// (presenter mode): the rectangle and the pixels per metre divided by `zoom`.
     pub fn in_points(&self, zoom: f32) -> ViewTransform {
         let r = self.rect;
-        ViewTransform { rect: Rect::from_corners(r.min / zoom, r.max / zoom), ppm: self.ppm / zoom as f64, ..self.clone() }
+        ViewTransform {
+            rect: Rect::from_corners(r.min / zoom, r.max / zoom),
+            ppm: self.ppm / zoom as f64,
+            ..self.clone()
+        }
     }
 
     /// World length of `px` logical pixels.

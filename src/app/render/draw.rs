@@ -312,7 +312,8 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
     let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
     // The largest within 15 % of the view; in a crowd (a pile, a pyramid)
     // within the size of a body, so each arrow stays by its own.
-    let reach = if forces.len() > CROWD { (0.15 * (hi.y - lo.y)).min(typical_size(world)) } else { 0.15 * (hi.y - lo.y) };
+    let reach =
+        if forces.len() > CROWD { (0.15 * (hi.y - lo.y)).min(typical_size(world)) } else { 0.15 * (hi.y - lo.y) };
     let fit = if largest > 0.0 { reach / largest } else { f64::INFINITY };
     let target = look.force_scale.min(fit);
     let eased = look.lambda_scale + (target - look.lambda_scale) * 0.15;

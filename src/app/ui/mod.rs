@@ -302,9 +302,10 @@ fn layout(
     let covered = compare.filter(|w| w.intersects(rest)).map_or(0.0, |w| (w.max.y - rest.min.y).max(0.0) * zoom);
     data.view.set_covered_top(covered);
     // Its size with its margins from the corner (`presenter::banner`).
-    let banner = data.state.banner.map_or(Vec2::ZERO, |b| {
-        Vec2::new(b.width() + 2.0 * presenter::MARGIN.x, b.max.y - rest.min.y) * zoom
-    });
+    let banner = data
+        .state
+        .banner
+        .map_or(Vec2::ZERO, |b| Vec2::new(b.width() + 2.0 * presenter::MARGIN.x, b.max.y - rest.min.y) * zoom);
     data.view.set_banner(banner);
 
     // The world view has the pointer unless a window (the tour) or a popup is over it.

@@ -296,7 +296,17 @@ impl BodySpec {
                 damping,
                 size,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
+                let b = (
+                    name,
+                    *position,
+                    *angle,
+                    *velocity,
+                    *angular_velocity,
+                    (*mass, *fixed),
+                    *inertia,
+                    *force,
+                    *damping,
+                );
                 (b, Shape::Box { size: *size })
             }
             BodySpec::Polygon {
@@ -312,7 +322,17 @@ impl BodySpec {
                 damping,
                 vertices,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
+                let b = (
+                    name,
+                    *position,
+                    *angle,
+                    *velocity,
+                    *angular_velocity,
+                    (*mass, *fixed),
+                    *inertia,
+                    *force,
+                    *damping,
+                );
                 let vertices = vertices.iter().map(|&(x, y)| nalgebra::Vector2::new(x, y)).collect();
                 (b, Shape::Polygon { vertices })
             }
@@ -329,13 +349,24 @@ impl BodySpec {
                 damping,
                 radius,
             } => {
-                let b = (name, *position, *angle, *velocity, *angular_velocity, (*mass, *fixed), *inertia, *force, *damping);
+                let b = (
+                    name,
+                    *position,
+                    *angle,
+                    *velocity,
+                    *angular_velocity,
+                    (*mass, *fixed),
+                    *inertia,
+                    *force,
+                    *damping,
+                );
                 (b, Shape::Disc { radius: *radius })
             }
             _ => return None,
         };
         let (name, position, angle, velocity, angular_velocity, (mass, fixed), inertia, force, damping) = spec;
-        let spec = RigidSpec { name, position, angle, velocity, angular_velocity, mass, fixed, inertia, force, damping };
+        let spec =
+            RigidSpec { name, position, angle, velocity, angular_velocity, mass, fixed, inertia, force, damping };
         Some((spec, shape))
     }
 }

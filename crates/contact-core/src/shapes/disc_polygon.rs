@@ -44,11 +44,8 @@ pub fn disc_feature(corners: &[Vector2<f64>], c: Vector2<f64>, r: f64) -> Option
     if outside <= 0.0 || (0.0..=len).contains(&along) {
         return Some(DiscFeature::Edge { edge, gap: outside - r });
     }
-    let (corner, d) = corners
-        .iter()
-        .enumerate()
-        .map(|(k, v)| (k, (c - v).norm()))
-        .min_by(|x, y| x.1.total_cmp(&y.1))?;
+    let (corner, d) =
+        corners.iter().enumerate().map(|(k, v)| (k, (c - v).norm())).min_by(|x, y| x.1.total_cmp(&y.1))?;
     Some(DiscFeature::Corner { corner, gap: d - r })
 }
 
@@ -76,7 +73,10 @@ mod tests {
         assert!((gap - (0.5 - 0.1)).abs() < 1e-15);
         let edge = disc_feature(&sq, Vector2::new(1.0 - 1e-12, 1.2), 0.1).unwrap();
         let corner = disc_feature(&sq, Vector2::new(1.0 + 1e-12, 1.2), 0.1).unwrap();
-        assert!(matches!(edge, DiscFeature::Edge { edge: 2, .. }) && matches!(corner, DiscFeature::Corner { corner: 2, .. }));
+        assert!(
+            matches!(edge, DiscFeature::Edge { edge: 2, .. })
+                && matches!(corner, DiscFeature::Corner { corner: 2, .. })
+        );
         assert!((edge.gap() - corner.gap()).abs() < 1e-11);
     }
 

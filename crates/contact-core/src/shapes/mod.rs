@@ -20,9 +20,9 @@ mod polygon;
 mod polygon_polygon;
 
 pub use disc_polygon::{DiscFeature, disc_feature};
-pub use polygon_polygon::{CornerOnEdge, centre_of, corners_on_edges, in_front_of};
 pub use polygon::edge_frame;
 use polygon::{check_polygon, cross, edges};
+pub use polygon_polygon::{CornerOnEdge, centre_of, corners_on_edges, in_front_of};
 
 /// The shape of a body that turns, in its frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

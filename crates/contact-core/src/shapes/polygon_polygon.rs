@@ -97,7 +97,10 @@ mod tests {
         let rows = corners_on_edges(&top, &bottom, 1e-3, 2.0);
         assert_eq!(
             rows,
-            vec![CornerOnEdge { second: false, corner: 0, edge: 2 }, CornerOnEdge { second: false, corner: 1, edge: 2 }]
+            vec![
+                CornerOnEdge { second: false, corner: 0, edge: 2 },
+                CornerOnEdge { second: false, corner: 1, edge: 2 }
+            ]
         );
         assert!(corners_on_edges(&top, &bottom, 1e-5, 2.0).is_empty(), "a gap above the margin is no row");
     }
