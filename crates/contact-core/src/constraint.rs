@@ -88,6 +88,10 @@ pub struct Constraint {
     pub geometry: Geometry,
     /// Restitution for impacts on this constraint; `None` takes the scene's.
     pub restitution: Option<f64>,
+    /// Coulomb's coefficient `μ` of a contact ([`crate::friction`]); 0 is
+    /// frictionless (the paper's setting), the only value for rows that are
+    /// not contacts.
+    pub friction: f64,
 }
 
 impl Constraint {
@@ -317,7 +321,7 @@ mod tests {
         let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
         let e = 1e-4;
         for (kind, geometry) in geoms {
-            let c = Constraint { name: "c".into(), kind, geometry, restitution: None };
+            let c = Constraint { name: "c".into(), kind, geometry, restitution: None, friction: 0.0 };
             let ev = c.eval(&bodies, &q0, &qd);
             let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
             let gdot = (g(e) - g(-e)) / (2.0 * e);
@@ -360,7 +364,7 @@ mod tests {
             let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
             let e = 1e-4;
             for (kind, geometry) in &geoms {
-                let c = Constraint { name: "c".into(), kind: *kind, geometry: geometry.clone(), restitution: None };
+                let c = Constraint { name: "c".into(), kind: *kind, geometry: geometry.clone(), restitution: None, friction: 0.0 };
                 let ev = c.eval(&bodies, &q0, &qd);
                 let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
                 let gdot = (g(e) - g(-e)) / (2.0 * e);
@@ -384,6 +388,7 @@ mod tests {
                 at: Vector2::zeros(),
             },
             restitution: None,
+            friction: 0.0,
         };
         let ev = g1.eval(&bodies, &[0.5, 0.2], &[0.0, 0.0]);
         assert_eq!(ev.row.entries(), &[(0, 1.0), (1, -1.0)]);

@@ -65,6 +65,8 @@ pub struct Wall {
     pub normal: Vector2<f64>,
     pub offset: f64,
     pub restitution: Option<f64>,
+    /// Coulomb's `μ` between the wall and what touches it (0: smooth).
+    pub friction: f64,
 }
 
 /// What identifies a generated row across steps.
@@ -99,6 +101,8 @@ pub struct ContactGenerator {
     /// The boxes and polygons of which every pair may touch, corner against edge.
     pub shape_bodies: Vec<usize>,
     pub pair_restitution: Option<f64>,
+    /// Coulomb's `μ` of the generated contacts between bodies (0: smooth).
+    pub pair_friction: f64,
     /// The smallest candidate margin, in m.
     pub margin: f64,
     /// Number of explicit constraints, before the generated ones.
@@ -270,6 +274,7 @@ impl ContactGenerator {
                     kind: ConstraintKind::Inequality,
                     geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset, at },
                     restitution: w.restitution,
+                    friction: w.friction,
                 }
             }
             ConstraintKey::Corner { a, corner, b, edge } => {
@@ -293,6 +298,7 @@ impl ContactGenerator {
                         offset: normal.dot(&v0),
                     },
                     restitution: self.pair_restitution,
+                    friction: self.pair_friction,
                 }
             }
             ConstraintKey::CornerDisc { a, corner, disc } => Constraint {
@@ -300,12 +306,14 @@ impl ContactGenerator {
                 kind: ConstraintKind::Inequality,
                 geometry: Geometry::CornerDisc { a, at: self.points[a][corner], disc },
                 restitution: self.pair_restitution,
+                friction: self.pair_friction,
             },
             ConstraintKey::Pair { a, b } => Constraint {
                 name: format!("{}-{}", bodies[a].name, bodies[b].name),
                 kind: ConstraintKind::Inequality,
                 geometry: Geometry::Contact { a, b },
                 restitution: self.pair_restitution,
+                friction: self.pair_friction,
             },
         }
     }

@@ -53,6 +53,11 @@ pub struct Event {
     pub approach_speed: Vec<(usize, f64)>,
     /// `(k, P_k)`: the impulse on each contact, in N·s.
     pub impulse: Vec<(usize, f64)>,
+    /// `(k, P_t)`: the friction impulse on each contact with `μ > 0`, in N·s.
+    pub friction: Vec<(usize, f64)>,
+    /// Painlevé's impact without collision: no contact closed, but a contact
+    /// slid with no consistent force ([`crate::friction`]); these are its rows.
+    pub without_collision: Vec<usize>,
     pub mode: ImpulseMode,
     /// Kinetic energy the impact took out, `½ q̇⁻ᵀ M q̇⁻ − ½ q̇⁺ᵀ M q̇⁺`, in J
     /// (0 for an elastic impact; negative would mean the law created energy).
@@ -171,6 +176,8 @@ pub(crate) fn first_activation(
         constraints,
         approach_speed: result.approach_speed,
         impulse: result.impulse,
+        friction: result.friction,
+        without_collision: Vec::new(),
         mode: settings.events.impulses,
         energy_lost: before - model.kinetic_energy(state),
     })
@@ -195,6 +202,25 @@ fn dipping(
             (at_cut < below).then(|| (root(|s| g_at(k, s), 0.0, g0[k], cut, at_cut, roots), k))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// The impulse of Painlevé's impact without collision for the contacts
+/// `sliding` that have no consistent force ([`crate::friction`]).
+pub(crate) fn without_collision(model: &Model, settings: &Settings, state: &mut State, sliding: &[usize]) -> Event {
+    let g = model.constraint_values(&state.q);
+    let before = model.kinetic_energy(state);
+    let result = impulse::without_collision(model, state, &impact(settings), &g);
+    Event {
+        t: state.t,
+        dt: 0.0,
+        constraints: sliding.to_vec(),
+        approach_speed: Vec::new(),
+        impulse: result.impulse,
+        friction: result.friction,
+        without_collision: sliding.to_vec(),
+        mode: settings.events.impulses,
+        energy_lost: before - model.kinetic_energy(state),
+    }
 }
 
 /// Resolves the impact of touching inequalities (`g_k ≤ tol`) that approach
@@ -234,6 +260,8 @@ pub(crate) fn touching_impact(
         constraints: approaching,
         approach_speed: result.approach_speed,
         impulse: result.impulse,
+        friction: result.friction,
+        without_collision: Vec::new(),
         mode: settings.events.impulses,
         energy_lost: before - model.kinetic_energy(state),
     })

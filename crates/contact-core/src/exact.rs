@@ -66,6 +66,7 @@
 
 use crate::active_set::{ActiveSet, ActiveSetSolver, SolveContext};
 use crate::choice::Algorithm;
+use crate::friction::{self, SLIDING};
 use crate::kkt::KktSolution;
 use crate::lcp::{Cap, Stop, contract_ratio, solve_lcp};
 use crate::trace::{Change, Iteration, Reason, Trace};
@@ -83,10 +84,20 @@ impl ActiveSetSolver for Exact {
         let mut cand = p.equalities();
         let neq = cand.len();
         cand.extend((0..ctx.active.len()).filter(|&k| ctx.active[k]));
-        let graph = p.graph(&cand);
-        let b = p.rhs(&cand, &p.accelerations(&[]));
         // Warm start: the inequalities handled at the previous step.
         let warm: Vec<bool> = cand.iter().enumerate().map(|(i, &k)| i >= neq && set.handled[k]).collect();
+        if p.has_friction(&cand) {
+            let sliding = SLIDING * ctx.tol.separating;
+            let (sol, handled) = friction::solve(p, &cand, neq, &warm, sliding, trace);
+            set.handled.iter_mut().for_each(|h| *h = false);
+            for (i, &k) in cand.iter().enumerate() {
+                set.handled[k] = i >= neq && handled[i];
+            }
+            set.initialized = true;
+            return sol;
+        }
+        let graph = p.graph(&cand);
+        let b = p.rhs(&cand, &p.accelerations(&[]));
         let lcp = solve_lcp(&graph, &b, neq, &warm, 0.0);
         trace.capped = lcp.capped;
         for round in &lcp.rounds {
@@ -141,6 +152,6 @@ impl ActiveSetSolver for Exact {
         }
         let qdd = p.accelerations(&lambda);
         let residual = clamped.iter().map(|&k| p.tendency(k, &qdd).abs()).fold(0.0, f64::max);
-        KktSolution { qdd, lambda, residual, dependent: Vec::new() }
+        KktSolution { qdd, lambda, residual, ..Default::default() }
     }
 }

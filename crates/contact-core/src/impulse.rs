@@ -104,6 +104,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::friction_impact;
 use crate::kkt::ContactProblem;
 use crate::lcp::solve_lcp;
 use crate::model::{Model, State};
@@ -151,6 +152,8 @@ pub(crate) struct Impact {
 pub(crate) struct Resolution {
     pub approach_speed: Vec<(usize, f64)>,
     pub impulse: Vec<(usize, f64)>,
+    /// `(k, P_t)`: the friction impulse of each contact with `μ > 0`.
+    pub friction: Vec<(usize, f64)>,
 }
 
 /// Speeds below this (speed units, [`Units`]) count as separating or resting for the sweep.
@@ -363,6 +366,11 @@ pub(crate) fn resolve(
         let lands_within_step = hop.iter().any(|&(j, a)| j == k && 2.0 * e * -v < a * h);
         if -v < impact.min_impact_speed || plastic[k] || lands_within_step { 0.0 } else { e }
     };
+    // With friction on a touching contact: Moreau's law with Coulomb's cone.
+    if rows[neq..nactive].iter().any(|&k| problem.tangents[k].is_some()) {
+        let out = friction_impact::resolve(&problem, state, &rows[..nactive], neq, e);
+        return Resolution { approach_speed, impulse: out.normal, friction: out.tangential };
+    }
     let graph = problem.graph(&rows);
     let mut impulse = vec![0.0; rows.len()];
     match impact.mode {
@@ -436,5 +444,18 @@ pub(crate) fn resolve(
     Resolution {
         approach_speed,
         impulse: rows.iter().zip(&impulse).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)).collect(),
+        friction: Vec::new(),
     }
+}
+
+/// The impulse of Painlevé's impact without collision ([`crate::friction`]):
+/// the equalities and the touching contacts at `state`, with `g` their
+/// values, plastic, with friction ([`crate::friction_impact`]).
+pub(crate) fn without_collision(model: &Model, state: &mut State, impact: &Impact, g: &[f64]) -> Resolution {
+    let problem = ContactProblem::new(model, state, impact.tau);
+    let mut rows = problem.equalities();
+    let neq = rows.len();
+    rows.extend((0..g.len()).filter(|&k| model.constraints[k].is_inequality() && g[k] <= impact.active));
+    let out = friction_impact::resolve(&problem, state, &rows, neq, |_, _| 0.0);
+    Resolution { approach_speed: Vec::new(), impulse: out.normal, friction: out.tangential }
 }

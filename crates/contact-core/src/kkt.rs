@@ -49,6 +49,7 @@ use crate::constraint::SparseRow;
 use crate::constraint::{ConstraintKind, RowEval};
 use crate::model::{Model, State};
 use crate::schur::{Envelope, PIVOT_TOL, SchurGraph};
+use crate::tangent::tangent_row;
 
 /// Everything eq. (6) needs at one state, for every constraint of the model.
 #[derive(Clone, Debug)]
@@ -62,6 +63,14 @@ pub struct ContactProblem {
     /// Baumgarte's `d_k`, eq. (5).
     pub d: Vec<f64>,
     pub kinds: Vec<ConstraintKind>,
+    /// Coulomb's `μ_k` of each constraint (0: frictionless).
+    pub mu: Vec<f64>,
+    /// The tangential row of each contact with `μ_k > 0` ([`crate::tangent`];
+    /// its `g` is the slip `v_t`), `None` for the others.
+    pub tangents: Vec<Option<RowEval>>,
+    /// What is left of the step: a contact that may stick aims at no slip
+    /// at its end ([`crate::friction`]); infinite outside a step.
+    pub h: f64,
 }
 
 /// One solution of eq. (6) for a given handled set.
@@ -75,6 +84,12 @@ pub struct KktSolution {
     pub residual: f64,
     /// Handled rows found dependent on the others (their `λ` is 0).
     pub dependent: Vec<usize>,
+    /// `λ_t` of each contact's tangential row, the friction force (empty
+    /// when no row has friction; [`crate::friction`]).
+    pub friction: Vec<f64>,
+    /// Contacts that slide with no consistent force (Painlevé's paradox;
+    /// [`crate::friction`]): the step must take an impulse first.
+    pub inconsistent: Vec<usize>,
 }
 
 /// A coordinate whose mass is at most this fraction of the heaviest one's is massless.
@@ -92,7 +107,13 @@ impl ContactProblem {
         let rows = model.eval_constraints(&state.q, &state.qd);
         let d = rows.iter().map(|r| r.baumgarte_d(&state.qd, tau)).collect();
         let kinds = model.constraints.iter().map(|c| c.kind).collect();
-        ContactProblem { minv, f, rows, d, kinds }
+        let mu: Vec<f64> = model.constraints.iter().map(|c| c.friction).collect();
+        let tangents = model
+            .constraints
+            .iter()
+            .map(|c| (c.friction > 0.0).then(|| tangent_row(c, &model.bodies, &state.q, &state.qd)).flatten())
+            .collect();
+        ContactProblem { minv, f, rows, d, kinds, mu, tangents, h: f64::INFINITY }
     }
 
     pub fn ndofs(&self) -> usize {
@@ -119,6 +140,25 @@ impl ContactProblem {
             }
         }
         force.iter().zip(&self.minv).map(|(f, w)| f * w).collect()
+    }
+
+    /// Whether any candidate row has friction.
+    pub fn has_friction(&self, set: &[usize]) -> bool {
+        set.iter().any(|&k| self.tangents[k].is_some())
+    }
+
+    /// `q̈ = M⁻¹ (f + Σ_k λ_k J_kᵀ + Σ_k λ_{t,k} J_{t,k}ᵀ)`: with the friction
+    /// forces `λ_t` along the tangential rows.
+    pub fn accelerations_with_friction(&self, lambda: &[f64], friction: &[f64]) -> Vec<f64> {
+        let mut qdd = self.accelerations(lambda);
+        for (k, l) in friction.iter().enumerate() {
+            if let (Some(t), true) = (&self.tangents[k], *l != 0.0) {
+                for (i, v) in t.row.entries() {
+                    qdd[*i] += l * v * self.minv[*i];
+                }
+            }
+        }
+        qdd
     }
 
     /// `M⁻¹ Jᵀ p`: the change of `q̇` that impulses `p` (one per constraint) make.
@@ -246,7 +286,7 @@ impl<'a> GrowingKkt<'a> {
             .fold(0.0, f64::max);
         let mut dependent = self.dependent.clone();
         dependent.sort_unstable();
-        KktSolution { qdd, lambda, residual, dependent }
+        KktSolution { qdd, lambda, residual, dependent, ..Default::default() }
     }
 
     /// [`Self::solve`], with the least `λ` when the rows added so far depend
@@ -293,7 +333,7 @@ impl<'a> GrowingKkt<'a> {
         }
         let qdd = self.problem.accelerations(&lambda);
         let residual = set.iter().map(|&i| self.problem.tendency(self.candidates[i], &qdd).abs()).fold(0.0, f64::max);
-        KktSolution { qdd, lambda, residual, dependent: basic.dependent }
+        KktSolution { qdd, lambda, residual, dependent: basic.dependent, ..Default::default() }
     }
 }
 

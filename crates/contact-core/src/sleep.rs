@@ -336,6 +336,7 @@ mod tests {
             kind: ConstraintKind::Inequality,
             geometry: Geometry::Contact { a, b },
             restitution: None,
+            friction: 0.0,
         }
     }
 

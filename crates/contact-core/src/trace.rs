@@ -25,6 +25,12 @@ pub enum Reason {
     Touching { a: f64 },
     /// Dropped by the linear solver: the row depends on the rows already handled.
     Dependent,
+    /// A contact with friction that stuck needed `|λ_t| = ratio · μ λ_n`,
+    /// outside Coulomb's cone: it slips ([`crate::friction`]).
+    Slips { ratio: f64 },
+    /// A contact that slipped would reverse its slip within the step
+    /// (`v_t⁺/h = w`): it sticks.
+    Sticks { w: f64 },
 }
 
 /// One change of the handled set.
@@ -59,6 +65,9 @@ pub struct Trace {
     /// The solve stopped without a complementary answer (Exact: at its pivot
     /// cap, or on constraints that cannot all hold).
     pub capped: Option<crate::lcp::Cap>,
+    /// Contacts sliding with no consistent force (Painlevé's paradox,
+    /// [`crate::friction`]): the step took an impulse for them.
+    pub inconsistent: Vec<usize>,
 }
 
 impl Trace {
@@ -69,7 +78,14 @@ impl Trace {
     pub const DETAIL: usize = lcp::DETAIL;
 
     pub fn new(algorithm: Algorithm) -> Self {
-        Trace { algorithm, initial: Vec::new(), iterations: Vec::new(), after_step: Vec::new(), capped: None }
+        Trace {
+            algorithm,
+            initial: Vec::new(),
+            iterations: Vec::new(),
+            after_step: Vec::new(),
+            capped: None,
+            inconsistent: Vec::new(),
+        }
     }
 
     /// Number of linear solves of eq. (6).
@@ -108,6 +124,14 @@ impl Trace {
         if let Some(cap) = self.capped {
             out.push(cap.sentence());
         }
+        if !self.inconsistent.is_empty() {
+            let rows: Vec<String> = self.inconsistent.iter().map(|&k| name(k)).collect();
+            out.push(format!(
+                "no consistent contact force: {} slide(s) past Painlevé's bound (no λ ≥ 0 holds); \
+                 the step takes an impulse at the velocity level first (impact without collision)",
+                rows.join(", ")
+            ));
+        }
         out
     }
 }
@@ -122,5 +146,7 @@ fn sentence(r: &Reason, added: bool) -> String {
         Reason::Blocked { lambda } => format!("blocks the pivot: λ fell to {lambda:.2e} {verb}"),
         Reason::Touching { a } => format!("came back in touch (J·q̈ − d = {a:.2e}) {verb}"),
         Reason::Dependent => format!("depends on the other handled rows (its λ is 0) {verb}"),
+        Reason::Slips { ratio } => format!("needs |λ_t| = {ratio:.3} μλ_n, outside Coulomb's cone → slips"),
+        Reason::Sticks { w } => format!("would reverse its slip (v_t⁺/h = {w:.3e}) → sticks"),
     }
 }

@@ -216,6 +216,7 @@ impl World {
                 events.push(event);
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
+            problem.h = remaining;
             let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining);
             hold.retain(|&k| !asleep.any || !asleep.rows[k]);
             for &k in &hold {
@@ -233,6 +234,14 @@ impl World {
             if !sol.qdd.iter().all(|v| v.is_finite()) {
                 traces.push(trace);
                 break (problem, sol, self.model.constraint_values(&self.state.q));
+            }
+            // Painlevé: contacts that slide with no consistent force take the
+            // impulse of an impact without collision, once a step, and the
+            // step is solved again from there ([`crate::friction`]).
+            if !sol.inconsistent.is_empty() && !events.iter().any(|e: &Event| !e.without_collision.is_empty()) {
+                traces.push(trace);
+                events.push(events::without_collision(&self.model, &self.settings, &mut self.state, &sol.inconsistent));
+                continue;
             }
             let trial = self.settings.integrator.advance(&self.state, &sol.qdd, remaining);
             // A finite q̈ can still overflow the state (a step of 1e308 s): not taken.

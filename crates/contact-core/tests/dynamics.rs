@@ -131,6 +131,7 @@ fn cradle(mode: ImpulseMode) -> World {
                 at_b: Vector2::zeros(),
             },
             restitution: None,
+            friction: 0.0,
         });
     }
     for i in 0..4 {
@@ -139,6 +140,7 @@ fn cradle(mode: ImpulseMode) -> World {
             kind: ConstraintKind::Inequality,
             geometry: Geometry::Contact { a: 2 * i + 1, b: 2 * i + 3 },
             restitution: None,
+            friction: 0.0,
         });
     }
     let model = Model::new(bodies, constraints, Vector2::new(0.0, -G));

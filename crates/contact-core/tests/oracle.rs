@@ -79,6 +79,9 @@ fn contact_problem(p: &Problem) -> ContactProblem {
         kinds: (0..p.rows.len())
             .map(|k| if k < p.neq { ConstraintKind::Equality } else { ConstraintKind::Inequality })
             .collect(),
+        mu: vec![0.0; p.rows.len()],
+        tangents: vec![None; p.rows.len()],
+        h: f64::INFINITY,
     }
 }
 

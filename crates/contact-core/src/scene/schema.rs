@@ -44,6 +44,10 @@ pub struct SceneFile {
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ball_pair_restitution: Option<f64>,
+    /// Coulomb's `μ` of the generated contacts between bodies (`ball_pairs`;
+    /// default 0, frictionless). Walls state their own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pair_friction: f64,
     /// A generated heap of balls (the scale scene).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -391,6 +395,9 @@ pub enum ConstraintSpec {
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
+        /// Coulomb's `μ` (default 0, frictionless).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        friction: f64,
     },
     /// Non-penetration of two bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
     /// Default name `A-B`.
@@ -403,6 +410,9 @@ pub enum ConstraintSpec {
         #[serde(default)]
         #[serde(skip_serializing_if = "Option::is_none")]
         restitution: Option<f64>,
+        /// Coulomb's `μ` (default 0, frictionless).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        friction: f64,
     },
     /// A massless rod (equality): `|p_a − p_b| = length`. Default length: the
     /// distance at the start.
@@ -466,6 +476,14 @@ impl ConstraintSpec {
             ConstraintSpec::Rod { .. } | ConstraintSpec::Pin { .. } => None,
         }
     }
+
+    /// Coulomb's `μ` of a contact (0 for rows that are not contacts).
+    pub fn friction(&self) -> f64 {
+        match self {
+            ConstraintSpec::HalfPlane { friction, .. } | ConstraintSpec::Contact { friction, .. } => *friction,
+            _ => 0.0,
+        }
+    }
 }
 
 /// A wall applied to every ball: `n·p − offset − r|n| ≥ 0`.
@@ -479,6 +497,9 @@ pub struct WallSpec {
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restitution: Option<f64>,
+    /// Coulomb's `μ` between the wall and what touches it (default 0, smooth).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub friction: f64,
 }
 
 /// `count` balls named `PREFIX1…PREFIXN`, on a grid: row by row from `first`

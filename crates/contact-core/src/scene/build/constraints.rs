@@ -35,7 +35,7 @@ impl Constraints {
 }
 
 fn inequality(name: String, geometry: Geometry, restitution: Option<f64>) -> Constraint {
-    Constraint { name, kind: ConstraintKind::Inequality, geometry, restitution }
+    Constraint { name, kind: ConstraintKind::Inequality, geometry, restitution, friction: 0.0 }
 }
 
 /// Where the point of body `i` at `at` (its frame) is at the start.
@@ -63,6 +63,7 @@ pub(super) fn add_constraint(
 ) -> Result<()> {
     let f = |field: &str| format!("{path}.{field}");
     let e = cx.restitution(&f("restitution"), spec.restitution())?;
+    let mu = cx.friction(&f("friction"), spec.friction())?;
     // Two distinct bodies, not both fixed.
     let pair = |a: &str, c: &str| -> Result<(usize, usize)> {
         let (ia, ic) = (b.find(cx, &f("a"), a)?, b.find(cx, &f("b"), c)?);
@@ -94,12 +95,12 @@ pub(super) fn add_constraint(
             }
             let offset = cx.finite(&f("offset"), *offset)?;
             let at = cx.finite2(&f("at"), *at)?;
-            inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e)
+            Constraint { friction: mu, ..inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e) }
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let name = name.clone().unwrap_or_else(|| format!("{a}-{bname}"));
-            inequality(name, Geometry::Contact { a: ia, b: ic }, e)
+            Constraint { friction: mu, ..inequality(name, Geometry::Contact { a: ia, b: ic }, e) }
         }
         ConstraintSpec::Rod { name, a, b: bname, length: given, at_a, at_b } => {
             let (ia, ic) = pair(a, bname)?;
@@ -110,6 +111,7 @@ pub(super) fn add_constraint(
                 kind: ConstraintKind::Equality,
                 geometry: Geometry::Distance { a: ia, b: ic, length, at_a, at_b },
                 restitution: None,
+                friction: 0.0,
             }
         }
         ConstraintSpec::Rope { name, a, b: bname, length: given, at_a, at_b, .. } => {
@@ -130,6 +132,7 @@ pub(super) fn add_constraint(
                     kind: ConstraintKind::Equality,
                     geometry,
                     restitution: None,
+                    friction: 0.0,
                 };
                 out.push(cx, path, &f("name"), c)?;
             }

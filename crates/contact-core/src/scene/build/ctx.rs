@@ -60,6 +60,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// Coulomb's `μ`: finite and not negative.
+    pub(super) fn friction(&self, path: &str, mu: f64) -> Result<f64> {
+        self.non_negative(path, mu, "friction (Coulomb's μ)")
+    }
+
     /// Names end up in CSV headers and series (`NAME.g`): no dots, commas or spaces.
     pub(super) fn name(&self, path: &str, name: &str) -> Result<()> {
         if name.is_empty() {

@@ -29,7 +29,8 @@ pub(super) fn generator(
         }
         let offset = cx.finite(&format!("{path}.offset"), wall.offset)?;
         let restitution = cx.restitution(&format!("{path}.restitution"), wall.restitution)?;
-        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution });
+        let friction = cx.friction(&format!("{path}.friction"), wall.friction)?;
+        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution, friction });
     }
     let wall_bodies: Vec<usize> = (0..bodies.bodies.len()).filter(|&i| bodies.info[i].walls).collect();
     let pair_bodies: Vec<usize> =
@@ -53,6 +54,7 @@ pub(super) fn generator(
         points: bodies.bodies.iter().map(|b| b.wall_points()).collect(),
         pair_bodies,
         pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
+        pair_friction: cx.friction("pair_friction", file.pair_friction)?,
         margin: if min_radius.is_finite() && min_radius > 0.0 { 0.5 * min_radius } else { 0.01 },
         explicit: 0,
         keys: Vec::new(),

@@ -1,0 +1,219 @@
+//! Coulomb friction at the acceleration level, the exact solver's
+//! ([`crate::exact`]): the step's contact problem with a tangential row per
+//! contact with `μ > 0` ([`crate::tangent`]), solved by [`crate::coulomb`].
+//!
+//! For a candidate contact `k` (touching, not separating) with slip `v_t`
+//! at the start of what is left of the step, `h`:
+//!
+//! ```text
+//! normal row:      a_n = J_n q̈ − d_n                       (eq. 6, Baumgarte's d_n of eq. 5)
+//! tangential row:  w_t = J_t q̈ + J̇_t q̇ + v_t / h = v_t⁺ / h  (v_t⁺ = v_t + h v̇_t, the slip at the step's end)
+//! ```
+//!
+//! * A contact that **slides** (`|v_t|` above 1 µm/s, in the scene's units)
+//!   takes Coulomb's sliding force `λ_t = −μ λ_n sign(v_t)`: its normal
+//!   column becomes `J_nᵀ − μ sign(v_t) J_tᵀ`. If its slip would reverse
+//!   within the step (`sign(v_t) w_t < 0`) it is solved again as one that
+//!   may stick: it stops within the step, and sticks if the cone holds it.
+//! * A contact that **may stick** has its own `λ_t`, with `w_t = 0` while
+//!   `|λ_t| ≤ μ λ_n` and the slip `v_t⁺` against `λ_t` otherwise. Aiming at
+//!   `v_t⁺ = 0` rather than `v̇_t = 0` is Baumgarte's eq. (5) on the
+//!   tangential row with `τ = h` on its velocity, and without its position
+//!   term: a sticking block's slip is put back to 0 every step, so it never
+//!   creeps, and there is no position it would be pulled back to.
+//!
+//! **Painlevé.** With a sliding contact the matrix is not a P-matrix, and
+//! past Painlevé's bound (a rod sliding on a rough floor, `μ` large) there is
+//! no `λ ≥ 0` at all: a rod at 60° with half-length `l`, `μ = 2`, has
+//! `a_n = (1 + 3cos²θ − 3μ sinθ cosθ) λ_n/m − g + l θ̇² sinθ`, a negative
+//! coefficient, and no answer while `l θ̇² sinθ < g` (`θ̇ < 4.760` rad/s at
+//! `l = 0.5` m). Lemke's method ends on a ray there, and the solution lists
+//! the contacts in [`KktSolution::inconsistent`]: the step then takes an
+//! impulse at the velocity level first (impact without collision,
+//! [`crate::impulse::tangential_impact`]) and solves again from there.
+//!
+//! The paper's three algorithms are written for frictionless rows: friction
+//! is this solver's alone, and the algorithms ignore `μ` (the app says so
+//! where the algorithm is chosen).
+
+use nalgebra::DMatrix;
+
+use crate::constraint::SparseRow;
+use crate::coulomb::{Change, Failure, FrictionContact, Mode, Problem};
+use crate::kkt::{ContactProblem, KktSolution};
+use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
+
+/// A contact slides above this fraction of the separating speed
+/// ([`crate::active_set::Tolerances`]): 1 µm/s in SI units.
+pub const SLIDING: f64 = 1e-3;
+
+/// The answer of the frictional problem on the candidates `cand` (the
+/// equalities first, `neq` of them), warm-started from `warm` (each
+/// candidate's handled flag at the last step), with `sliding` the slip
+/// above which a contact slides. Returns the solution and each candidate's
+/// handled flag (its normal row on).
+pub fn solve(
+    p: &ContactProblem,
+    cand: &[usize],
+    neq: usize,
+    warm: &[bool],
+    sliding: f64,
+    trace: &mut Trace,
+) -> (KktSolution, Vec<bool>) {
+    let mut lambda = vec![0.0; p.nconstraints()];
+    let mut friction = vec![0.0; p.nconstraints()];
+    let mut handled = vec![false; cand.len()];
+    let mut inconsistent = Vec::new();
+    let free = p.accelerations(&[]);
+    for island in islands(p, cand) {
+        // Local rows: the island's normal rows (equalities first), then tangents.
+        let normals: Vec<usize> = island.clone();
+        let neq_local = normals.iter().take_while(|&&i| i < neq).count();
+        let mut rows: Vec<&SparseRow> = normals.iter().map(|&i| &p.rows[cand[i]].row).collect();
+        let mut b: Vec<f64> = normals.iter().map(|&i| p.d[cand[i]] - p.rows[cand[i]].row.dot(&free)).collect();
+        let mut contacts = Vec::new();
+        for (l, &i) in normals.iter().enumerate() {
+            let k = cand[i];
+            if i < neq {
+                continue;
+            }
+            if let Some(t) = &p.tangents[k] {
+                let slip = t.g;
+                let target = if p.h.is_finite() { slip / p.h } else { 0.0 };
+                contacts.push(FrictionContact {
+                    normal: l,
+                    tangent: normals.len() + contacts.len(),
+                    mu: p.mu[k],
+                    sliding: (slip.abs() > sliding).then(|| slip.signum()),
+                });
+                rows.push(&t.row);
+                b.push(-t.jd_qd - target - t.row.dot(&free));
+            }
+        }
+        let m = rows.len();
+        let a = DMatrix::from_fn(m, m, |i, j| rows[i].weighted_dot(rows[j], &p.minv));
+        let mut problem = Problem { a, b, neq: neq_local, nnormal: normals.len(), contacts };
+        let warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
+        let mut start = problem.start(&warm_local);
+        let answer = loop {
+            match problem.solve(start.clone()) {
+                Ok(ans) => {
+                    // A slide whose slip would reverse within the step stops in it.
+                    let w = problem.w(&ans.lambda);
+                    let reversing: Vec<usize> = (0..problem.contacts.len())
+                        .filter(|&c| {
+                            let fc = problem.contacts[c];
+                            fc.sliding.is_some_and(|s| ans.modes[fc.normal].is_on() && s * w[fc.tangent] < 0.0)
+                        })
+                        .collect();
+                    if reversing.is_empty() {
+                        break ans;
+                    }
+                    for c in reversing {
+                        problem.contacts[c].sliding = None;
+                    }
+                    start = ans.modes;
+                }
+                Err(Failure::Inconsistent(cs)) => {
+                    // No answer with these slides (Painlevé): the step takes an
+                    // impulse first. For now, the same contacts as ones that may
+                    // stick (the answer the step would use if it could not).
+                    inconsistent.extend(cs.iter().map(|&c| cand[normals[problem.contacts[c].normal]]));
+                    for fc in &mut problem.contacts {
+                        fc.sliding = None;
+                    }
+                    match problem.solve(problem.start(&warm_local)) {
+                        Ok(ans) => break ans,
+                        Err(_) => break crate::coulomb::Answer {
+                            lambda: vec![0.0; m],
+                            modes: vec![Mode::Off; normals.len()],
+                            rounds: Vec::new(),
+                            lemke: true,
+                        },
+                    }
+                }
+            }
+        };
+        let global = |l: usize| cand[normals[l]];
+        for round in &answer.rounds {
+            let on: Vec<usize> = (0..normals.len()).filter(|&l| round.modes[l].is_on()).map(global).collect();
+            let mut it = Iteration {
+                lambda: on.iter().map(|&k| (k, round.lambda[normals.iter().position(|&i| cand[i] == k).unwrap()])).collect(),
+                tendency: (0..normals.len()).map(|l| (global(l), round.w[l])).collect(),
+                handled: on,
+                ..Default::default()
+            };
+            for &(l, change) in &round.changes {
+                let (constraint, reason) = (global(l), reason(change));
+                match change {
+                    Change::Leaves { .. } => it.removed.push(TraceChange { constraint, reason }),
+                    _ => it.added.push(TraceChange { constraint, reason }),
+                }
+            }
+            trace.iterations.push(it);
+        }
+        for (l, &i) in normals.iter().enumerate() {
+            lambda[cand[i]] = answer.lambda[l];
+            handled[i] = answer.modes[l].is_on();
+        }
+        for fc in &problem.contacts {
+            friction[cand[normals[fc.normal]]] = answer.lambda[fc.tangent];
+        }
+    }
+    let qdd = p.accelerations_with_friction(&lambda, &friction);
+    let residual = cand
+        .iter()
+        .zip(&handled)
+        .filter(|(_, h)| **h)
+        .map(|(&k, _)| p.tendency(k, &qdd).abs())
+        .fold(0.0, f64::max);
+    trace.inconsistent = inconsistent.clone();
+    (KktSolution { qdd, lambda, residual, dependent: Vec::new(), friction, inconsistent }, handled)
+}
+
+/// The trace's reason for a change of status.
+fn reason(change: Change) -> Reason {
+    match change {
+        Change::Enters { w } => Reason::Tendency { a: w },
+        Change::Leaves { lambda } => Reason::NonPositiveMultiplier { lambda },
+        Change::Slips { ratio } => Reason::Slips { ratio },
+        Change::Sticks { w } => Reason::Sticks { w },
+    }
+}
+
+/// The candidates (local indices into `cand`) split into islands: rows that
+/// share a coordinate are in one island (directly or through others).
+fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
+    let n = p.ndofs();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let columns = |k: usize| -> Vec<usize> {
+        let mut c: Vec<usize> = p.rows[k].row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i).collect();
+        if let Some(t) = &p.tangents[k] {
+            c.extend(t.row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i));
+        }
+        c
+    };
+    for &k in cand {
+        let c = columns(k);
+        for w in c.windows(2) {
+            let (x, y) = (find(&mut parent, w[0]), find(&mut parent, w[1]));
+            parent[x] = y;
+        }
+    }
+    let mut by_root: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, &k) in cand.iter().enumerate() {
+        let root = columns(k).first().map(|&c| find(&mut parent, c)).unwrap_or(usize::MAX - i);
+        match by_root.iter_mut().find(|(r, _)| *r == root) {
+            Some((_, v)) => v.push(i),
+            None => by_root.push((root, vec![i])),
+        }
+    }
+    by_root.into_iter().map(|(_, v)| v).collect()
+}

@@ -1,0 +1,117 @@
+//! Impacts with friction: Moreau's law with Coulomb's cone at the velocity
+//! level, and the impulse of Painlevé's "impact without collision".
+//!
+//! With impulses `P_n` along the normal rows and `P_t` along the tangential
+//! rows of the contacts with `μ > 0` ([`crate::tangent`]),
+//! `q̇⁺ = q̇⁻ + M⁻¹ (J_nᵀ P_n + J_tᵀ P_t)`, the impact solves, by
+//! [`crate::coulomb`],
+//!
+//! ```text
+//! normal:      v_n⁺ + e v_n⁻ ≥ 0,  P_n ≥ 0,  P_n (v_n⁺ + e v_n⁻) = 0   (v_n⁺ = 0 on equalities)
+//! tangential:  v_t⁺ = 0 and |P_t| ≤ μ P_n,  or  P_t = −μ P_n sign(v_t⁺)
+//! ```
+//!
+//! the velocity-level problem of Stewart–Trinkle and Anitescu–Potra, with
+//! Newton's restitution on the normal. With `e = 0` it is dissipative: the
+//! impulse is the one of least kinetic energy after the impact that the cone
+//! allows. With `e > 0` it is not always: Kane's example (a double pendulum
+//! striking a rough floor) gains energy under Newton's restitution with
+//! friction. So the kinetic energy is checked after the impact, and an
+//! impact that would create energy is solved again with `e = 0` on all its
+//! rows: **no impact creates energy**, whatever `e` and `μ`.
+//!
+//! The rows are the equalities and the touching contacts; the speculative
+//! rows of the frictionless law ([`crate::impulse`]) are left to the next
+//! event. Each contact starts its pivoting as one that sticks, so a contact
+//! that slides past Painlevé's bound ([`crate::friction`]) takes the impulse
+//! that stops its slip, `v_n⁺ = v_t⁺ = 0`, when the cone allows it: the
+//! impact without collision (`v_n⁻ = 0`, and yet an impulse), rather than the
+//! trivial `P = 0` that leaves the step with no consistent force.
+
+use nalgebra::DMatrix;
+
+use crate::constraint::SparseRow;
+use crate::coulomb::{FrictionContact, Problem};
+use crate::kkt::ContactProblem;
+use crate::model::State;
+
+/// The impulses of an impact with friction: `(k, P_n)` and `(k, P_t)`.
+pub(crate) struct Impulses {
+    pub normal: Vec<(usize, f64)>,
+    pub tangential: Vec<(usize, f64)>,
+}
+
+/// `½ q̇ᵀ M q̇` with the problem's `M⁻¹`.
+fn kinetic(problem: &ContactProblem, qd: &[f64]) -> f64 {
+    qd.iter().zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+}
+
+/// Resolves the impact on `rows` (equalities first, `neq` of them, then
+/// touching contacts) at `state`, changing `q̇` only; `e(k, v)` is the
+/// restitution row `k` asks for at normal velocity `v`.
+pub(crate) fn resolve(
+    problem: &ContactProblem,
+    state: &mut State,
+    rows: &[usize],
+    neq: usize,
+    e: impl Fn(usize, f64) -> f64,
+) -> Impulses {
+    let qd = &state.qd;
+    let mut jrows: Vec<&SparseRow> = rows.iter().map(|&k| &problem.rows[k].row).collect();
+    let v: Vec<f64> = jrows.iter().map(|r| r.dot(qd)).collect();
+    let mut contacts = Vec::new();
+    let mut vt = Vec::new();
+    for (i, &k) in rows.iter().enumerate().skip(neq) {
+        if let Some(t) = &problem.tangents[k] {
+            contacts.push(FrictionContact { normal: i, tangent: rows.len() + contacts.len(), mu: problem.mu[k], sliding: None });
+            jrows.push(&t.row);
+            vt.push(t.row.dot(qd));
+        }
+    }
+    let m = jrows.len();
+    let a = DMatrix::from_fn(m, m, |i, j| jrows[i].weighted_dot(jrows[j], &problem.minv));
+    let b_with = |restitution: bool| -> Vec<f64> {
+        let mut b: Vec<f64> = (0..rows.len())
+            .map(|i| {
+                let e = if restitution && i >= neq && v[i] < 0.0 { e(rows[i], v[i]) } else { 0.0 };
+                -(1.0 + e) * v[i]
+            })
+            .collect();
+        b.extend(vt.iter().map(|v| -v));
+        b
+    };
+    let before = kinetic(problem, qd);
+    let warm: Vec<bool> = (0..rows.len()).map(|i| i >= neq).collect();
+    let solve = |b: Vec<f64>| -> Vec<f64> {
+        let p = Problem { a: a.clone(), b, neq, nnormal: rows.len(), contacts: contacts.clone() };
+        match p.solve(p.start(&warm)) {
+            Ok(ans) => ans.lambda,
+            Err(_) => vec![0.0; m],
+        }
+    };
+    let after = |lambda: &[f64]| -> Vec<f64> {
+        let mut out = qd.clone();
+        for (r, l) in jrows.iter().zip(lambda) {
+            for (i, x) in r.entries() {
+                out[*i] += l * x * problem.minv[*i];
+            }
+        }
+        out
+    };
+    let mut lambda = solve(b_with(true));
+    let mut qd_after = after(&lambda);
+    // Newton's restitution with friction can create energy (Kane): then plastic.
+    if kinetic(problem, &qd_after) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE {
+        lambda = solve(b_with(false));
+        qd_after = after(&lambda);
+    }
+    state.qd = qd_after;
+    Impulses {
+        normal: rows.iter().zip(&lambda).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)).collect(),
+        tangential: contacts
+            .iter()
+            .map(|c| (rows[c.normal], lambda[c.tangent]))
+            .filter(|(_, p)| *p != 0.0)
+            .collect(),
+    }
+}
