@@ -15,6 +15,9 @@
 //! * [`World::step`]: one time step, with speculative contacts ([`speculative`]),
 //!   rewinds to first activations ([`events`]) and impacts ([`impulse`]); a
 //!   [`StepReport`] says what happened.
+//! * Coulomb friction, exact in the plane, the exact solver's: [`tangent`]
+//!   rows, [`coulomb`] complementarity, [`friction`] at the acceleration
+//!   level (sticking, sliding, Painlevé), [`friction_impact`] for impacts.
 //! * [`input`]: springs, forces, cue shots and switches a user gives between
 //!   steps, logged and replayed bit for bit.
 //! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
@@ -34,18 +37,22 @@
 //! | [`shapes`] | foundations | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
 //! | [`body`] | foundations | bodies (points, beads, bodies that turn, fixed shapes), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve`, `shapes` |
 //! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
+//! | [`tangent`] | foundations | the tangential row `J_t`, `J̇_t q̇` of a contact (its slip `v_t`) for Coulomb friction | `body`, `constraint` |
 //! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
 //! | [`ipm`] | foundations | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
+//! | [`coulomb`] | foundations | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | — |
 //! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | model | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
-//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`], its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur` |
+//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
 //! | [`choice`] | solvers | [`Algorithm`], which algorithm, and its names | — |
 //! | [`trace`] | solvers | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
 //! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
-//! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish | `active_set`, `choice`, `kkt`, `lcp`, `trace` |
+//! | [`friction`] | solvers | the step's problem with friction (tangential rows, sliding or sticking contacts, Painlevé) solved by `coulomb` | `constraint`, `coulomb`, `kkt`, `trace` |
+//! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish; with friction through `friction` | `active_set`, `choice`, `friction`, `kkt`, `lcp`, `trace` |
 //! | [`algorithm`] | solvers | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
-//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law) | `kkt`, `lcp`, `model`, `schur`, `units` |
+//! | [`friction_impact`] | step | impacts with friction: the velocity-level problem with Coulomb's cone, no energy made; Painlevé's impact without collision | `constraint`, `coulomb`, `kkt`, `model` |
+//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law) | `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
 //! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
 //! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |

@@ -80,6 +80,12 @@ pub struct StepReport {
     pub tendency: Vec<f64>,
     /// `q̈` of the last solve.
     pub qdd: Vec<f64>,
+    /// `λ_t` of the last solve: the friction force of each contact with
+    /// `μ > 0` along its tangent ([`crate::tangent`]); empty without friction.
+    pub friction: Vec<f64>,
+    /// The energy friction took out during the step between impacts,
+    /// `−Σ_k h λ_{t,k} v_{t,k}⁺ ≥ 0`, in J (impacts' losses are in `events`).
+    pub friction_work: f64,
     /// `g_k(q)` at the end of the step.
     pub g: Vec<f64>,
     /// `max(0, −g_k)` over inequalities and `|g_k|` over equalities, at the end.
@@ -204,6 +210,7 @@ impl World {
         let mut traces = Vec::new();
         let mut events = Vec::new();
         let (mut solves, mut kkt_residual, mut comp) = (0, 0.0_f64, 0.0_f64);
+        let mut friction_work = 0.0;
         // Separating rows that come back within the first event sample: held active.
         let mut hold: Vec<usize> = Vec::new();
         // The handled flags of sleeping rows, put back after the step.
@@ -252,6 +259,16 @@ impl World {
                 break (problem, KktSolution { qdd: vec![f64::NAN; sol.qdd.len()], ..sol }, g);
             }
             let g_trial = self.model.constraint_values(&trial.q);
+            // What friction takes out over `s` of this sub-step: −s Σ λ_t J_t (q̇ + s q̈).
+            let dissipated = |s: f64, qd: &[f64]| -> f64 {
+                let end: Vec<f64> = qd.iter().zip(&sol.qdd).map(|(v, a)| v + s * a).collect();
+                sol.friction
+                    .iter()
+                    .zip(&problem.tangents)
+                    .filter_map(|(l, t)| t.as_ref().map(|t| -s * l * t.row.dot(&end)))
+                    .sum::<f64>()
+            };
+            let qd_start = self.state.qd.clone();
             // Step 4: a rewind to the first activation inside the step.
             let held = hold.len();
             // Sleeping rows are watched by no event (they do not move).
@@ -266,6 +283,7 @@ impl World {
                 continue;
             }
             if let Some(event) = event {
+                friction_work += dissipated(event.dt, &qd_start);
                 // Holds were aimed at the end of the step from its old start:
                 // after the rewind they are decided afresh.
                 hold.clear();
@@ -276,6 +294,7 @@ impl World {
                 events.push(event);
                 continue;
             }
+            friction_work += dissipated(remaining, &qd_start);
             self.state = trial;
             flush_tiny(&mut self.state.qd);
             solver.after_step(&ctx, &sol, &g_trial, &mut self.active_set, &mut trace);
@@ -311,6 +330,8 @@ impl World {
             handled: last_handled,
             lambda: sol.lambda,
             qdd: sol.qdd,
+            friction: sol.friction,
+            friction_work,
             g,
             max_violation,
             min_lambda,
@@ -350,6 +371,8 @@ impl World {
             lambda: vec![0.0; m],
             tendency: vec![0.0; m],
             qdd: vec![0.0; self.model.ndofs()],
+            friction: Vec::new(),
+            friction_work: 0.0,
             g,
             max_violation,
             min_lambda: None,

@@ -126,8 +126,9 @@ fn a_disc_launched_without_spin_starts_to_roll() {
     let t_roll = 3.0 / (3.0 * 0.2 * G);
     assert_relative_eq!(t_roll, 0.5097, max_relative = 1e-4);
     let mut rolled_at = None;
+    let mut dissipated = 0.0;
     while s.world.state.t < 1.0 {
-        s.world.step(s.dt);
+        dissipated += s.world.step(s.dt).friction_work;
         let (v, w) = (s.world.state.qd[0], s.world.state.qd[2]);
         if rolled_at.is_none() && (v + w * 0.1).abs() < 1e-9 {
             rolled_at = Some((s.world.state.t, s.world.state.q[0], v));
@@ -139,7 +140,230 @@ fn a_disc_launched_without_spin_starts_to_roll() {
     assert_relative_eq!(x, 1.274, max_relative = 2e-3);
     let e = s.world.model.kinetic_energy(&s.world.state);
     assert_relative_eq!(e / e0, 2.0 / 3.0, max_relative = 1e-3);
+    // What friction took out is what the disc lost (the report's books balance).
+    assert_relative_eq!(dissipated, e0 - e, max_relative = 1e-2);
     // Rolling, it keeps its speed.
     assert_relative_eq!(s.world.state.qd[0], v, max_relative = 1e-9);
 }
 
+
+/// The ladder of `ladder.ron` (2 m, 60° from the floor, a smooth wall) on
+/// a rough floor stands when `μ ≥ 1/(2 tan β) = 0.2887`, and slides below.
+#[test]
+fn a_ladder_on_a_rough_floor_stands_above_its_friction_bound() {
+    let beta = 60f64.to_radians();
+    let bound = 1.0 / (2.0 * beta.tan());
+    assert_relative_eq!(bound, 0.2887, max_relative = 1e-3);
+    let ladder = |mu: f64| {
+        let text = format!(
+            "Scene(name: \"t\", gravity: (0, -9.81), bodies: [Box(name: \"ladder\", position: (0.5, {}), \
+             angle: {}, size: (2.0, 0.03), mass: 1.0, inertia: 0.33333333)], constraints: [\
+             HalfPlane(name: \"wall\", body: \"ladder\", normal: (1, 0), at: (-1.0, 0)), \
+             HalfPlane(name: \"floor\", body: \"ladder\", normal: (0, 1), at: (1.0, 0), friction: {mu})], \
+             solver: (algorithm: Exact, dt: 1e-3, tau: 0.01))",
+            beta.sin(),
+            -beta
+        );
+        parse(&text, "ladder.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut stands = ladder(1.01 * bound);
+    run(&mut stands, 2.0);
+    let moved = (stands.world.state.q[0] - 0.5).abs() + (stands.world.state.q[1] - beta.sin()).abs();
+    assert!(moved < 1e-9, "the ladder moved {moved} m at μ = 1.01 × the bound");
+    let mut slides = ladder(0.99 * bound);
+    run(&mut slides, 2.0);
+    assert!(slides.world.state.q[0] - 0.5 > 0.05, "the foot only moved {} m", slides.world.state.q[0] - 0.5);
+}
+
+/// A block 0.2 × 1 m lands flat on its right corner while it turns about
+/// its left one (no gravity: the impact alone). With friction enough to
+/// stick (μ ≥ 0.1485), the landing corner is a pivot and the spin drops to
+/// `1 − (3/2) sin²α = 0.94231` of itself (`tan α = b/h`), Housner's
+/// rocking block; without friction, to `(h² − 2b²)/(h² + 4b²) = 0.7931`.
+#[test]
+fn a_rocking_block_keeps_housners_share_of_its_spin_on_a_rough_floor() {
+    let (b, h, omega) = (0.1_f64, 0.5_f64, -1.0);
+    let sin2 = b * b / (b * b + h * h);
+    let housner = 1.0 - 1.5 * sin2;
+    assert_relative_eq!(housner, 0.94231, max_relative = 1e-5);
+    // Turning about the left corner (−b, −h): the centroid moves at ω × (b, h).
+    let v = (-omega * h, omega * b);
+    let after = |mu: f64| {
+        let text = format!(
+            "Scene(name: \"t\", gravity: (0, 0), bodies: [Box(name: \"block\", position: (0, {h}), \
+             velocity: ({}, {}), angular_velocity: {omega}, size: ({}, {}), mass: 1.0)], \
+             walls: [(name: \"floor\", normal: (0, 1), friction: {mu})], \
+             solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0.0))",
+            v.0,
+            v.1,
+            2.0 * b,
+            2.0 * h
+        );
+        let mut s = parse(&text, "rocking.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+        let e0 = s.world.model.kinetic_energy(&s.world.state);
+        let report = s.world.step(s.dt);
+        assert_eq!(report.events.len(), 1);
+        assert!(s.world.model.kinetic_energy(&s.world.state) <= e0);
+        (s.world.state.qd[2] / omega, report.events[0].clone())
+    };
+    let (ratio, event) = after(0.5);
+    assert_relative_eq!(ratio, housner, max_relative = 1e-9);
+    let (pn, pt) = (event.impulse[0].1, event.friction[0].1);
+    assert!(pt.abs() <= 0.1485 * pn * 1.001, "the pivot needs μ ≥ {}", pt.abs() / pn);
+    assert!(pt.abs() >= 0.1485 * pn * 0.999, "the bound is μ = {}", pt.abs() / pn);
+    // Frictionless floor: the paper's (and rocking-block.ron's) ratio.
+    let (smooth, _) = after(0.0);
+    assert_relative_eq!(smooth, (h * h - 2.0 * b * b) / (h * h + 4.0 * b * b), max_relative = 1e-9);
+}
+
+/// Painlevé's rod: 1 m (half-length 0.5), at 60° from a floor with μ = 2,
+/// its foot sliding away from under it. Sliding, the foot's normal
+/// acceleration is `(1 + 3cos²θ − 3μ sinθ cosθ) λ_n/m − g + l θ̇² sinθ`, with
+/// a negative coefficient: no force `λ_n ≥ 0` is consistent while
+/// `l θ̇² sinθ < g`, i.e. `θ̇ < 4.760 rad/s`. Below, the lab says so and takes
+/// the impulse of an impact without collision (the foot stops); above, the
+/// foot lifts off with `λ = 0`.
+#[test]
+fn painleves_rod_has_no_consistent_force_below_the_closed_form_spin() {
+    let (l, theta, mu, u) = (0.5_f64, 60f64.to_radians(), 2.0, 1.0);
+    let bound = (9.81 / (l * theta.sin())).sqrt();
+    assert_relative_eq!(bound, 4.760, max_relative = 1e-4);
+    let step = |spin: f64| {
+        // Foot at the origin sliding left at u, with no normal velocity.
+        let (vx, vy) = (-u - l * spin * theta.sin(), l * spin * theta.cos());
+        let text = format!(
+            "Scene(name: \"t\", gravity: (0, -9.81), bodies: [Box(name: \"rod\", position: ({}, {}), angle: {theta}, \
+             velocity: ({vx}, {vy}), angular_velocity: {spin}, size: (1.0, 0.01), mass: 1.0, inertia: {})], \
+             constraints: [HalfPlane(name: \"foot\", body: \"rod\", normal: (0, 1), at: (-0.5, 0), friction: {mu})], \
+             solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0.0))",
+            l * theta.cos(),
+            l * theta.sin(),
+            l * l / 3.0
+        );
+        let mut s = parse(&text, "painleve.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+        let e0 = s.world.model.total_energy(&s.world.state);
+        let report = s.world.step(s.dt);
+        assert!(s.world.model.total_energy(&s.world.state) <= e0 + 1e-9);
+        (s, report)
+    };
+    for spin in [0.0, 4.0, 0.99 * bound] {
+        let (s, report) = step(spin);
+        let event = report.events.iter().find(|e| !e.without_collision.is_empty());
+        let event = event.unwrap_or_else(|| panic!("θ̇ = {spin}: no impact without collision"));
+        assert!(report.traces.iter().any(|t| !t.inconsistent.is_empty()), "the trace says why");
+        assert!(event.impulse[0].1 > 0.0);
+        // The impulse stops the foot (μ = 2 holds it); what is left of the
+        // step may set it slipping again, by mm/s against the 1 m/s before.
+        assert!(event.friction[0].1.abs() <= mu * event.impulse[0].1);
+        let foot_vx = s.world.state.qd[0] + l * s.world.state.qd[2] * s.world.state.q[2].sin();
+        assert!(foot_vx.abs() < 1e-2 * u, "θ̇ = {spin}: the foot still slides at {foot_vx}");
+    }
+    let (_, report) = step(1.01 * bound);
+    assert!(report.events.is_empty(), "{:?}", report.events);
+    assert!(report.traces.iter().all(|t| t.inconsistent.is_empty()));
+    assert_eq!(report.lambda[0], 0.0, "the foot lifts");
+}
+
+/// Kane's example is a double pendulum striking a rough floor, where
+/// Newton's restitution with Coulomb friction gives the pendulum more
+/// energy than it had. A rod striking a rough floor does the same: over
+/// random rods, angles, spins and `μ`, Newton's law with `e = 1` and the
+/// cone, solved alone (the velocity-level problem, no guard), gains energy
+/// in some impacts; the lab's impact never does ([`contact_core::friction_impact`]).
+#[test]
+fn no_impact_with_friction_creates_energy_where_newtons_law_would() {
+    use contact_core::coulomb::{FrictionContact, Problem};
+    use contact_core::kkt::ContactProblem;
+    use nalgebra::DMatrix;
+    let mut seed = 7_u64;
+    let mut rnd = move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut gains, mut cases) = (0, 0);
+    for _ in 0..400 {
+        let theta = (10.0 + 70.0 * rnd()).to_radians();
+        let (vx, vy, spin, mu) = (4.0 * rnd() - 2.0, -0.5 - 2.5 * rnd(), 10.0 * rnd() - 5.0, 0.1 + 1.9 * rnd());
+        let text = format!(
+            "Scene(name: \"t\", gravity: (0, 0), bodies: [Box(name: \"rod\", position: ({}, {}), angle: {theta}, \
+             velocity: ({vx}, {vy}), angular_velocity: {spin}, size: (1.0, 0.01), mass: 1.0, inertia: {})], \
+             constraints: [HalfPlane(name: \"foot\", body: \"rod\", normal: (0, 1), at: (-0.5, 0), friction: {mu})], \
+             solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 1.0, min_impact_speed: 0.0))",
+            0.5 * theta.cos(),
+            0.5 * theta.sin(),
+            1.0 / 12.0
+        );
+        let mut s = parse(&text, "kane.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+        let p = ContactProblem::new(&s.world.model, &s.world.state, 0.01);
+        let qd = s.world.state.qd.clone();
+        let (n, t) = (p.rows[0].row, p.tangents[0].expect("friction").row);
+        if n.dot(&qd) >= 0.0 {
+            continue; // the foot leaves: no impact
+        }
+        cases += 1;
+        let rows = [n, t];
+        let a = DMatrix::from_fn(2, 2, |i, j| rows[i].weighted_dot(&rows[j], &p.minv));
+        let newton = Problem {
+            a,
+            b: vec![-2.0 * n.dot(&qd), -t.dot(&qd)],
+            neq: 0,
+            nnormal: 1,
+            contacts: vec![FrictionContact { normal: 0, tangent: 1, mu, sliding: None }],
+        };
+        let lambda = newton.solve(newton.start(&[true])).expect("the velocity problem has an answer").lambda;
+        let mut after = qd.clone();
+        for (r, l) in rows.iter().zip(&lambda) {
+            for (i, x) in r.entries() {
+                after[*i] += l * x * p.minv[*i];
+            }
+        }
+        let ke = |v: &[f64]| v.iter().zip(&p.minv).map(|(v, w)| 0.5 * v * v / w).sum::<f64>();
+        if ke(&after) > ke(&qd) * (1.0 + 1e-9) {
+            gains += 1;
+        }
+        let e0 = s.world.model.kinetic_energy(&s.world.state);
+        s.world.step(s.dt);
+        let e1 = s.world.model.kinetic_energy(&s.world.state);
+        assert!(e1 <= e0 * (1.0 + 1e-12), "θ = {theta}, μ = {mu}: {e0} J became {e1} J");
+    }
+    assert!(cases > 100, "{cases} impacts");
+    assert!(gains > 0, "Newton's law with friction never gained energy in {cases} impacts");
+    eprintln!("Newton's law with friction gained energy in {gains} of {cases} impacts");
+}
+
+/// Two discs meeting off-centre with `pair_friction: 0.05` and `e = 1`
+/// pick up spin: the friction impulse is on the cone's edge (the contact
+/// slides throughout), `|P_t| = μ P_n`, both discs turn the same way by
+/// `r P_t / I`, momentum is kept and no energy is made.
+#[test]
+fn billiard_balls_pick_up_spin_from_friction_between_them() {
+    let r = 0.1;
+    let text = format!(
+        "Scene(name: \"t\", gravity: (0, 0), bodies: [\
+         Disc(name: \"a\", position: (0, 0), velocity: (2, 0), radius: {r}, mass: 1), \
+         Disc(name: \"b\", position: ({}, {}), radius: {r}, mass: 1)], ball_pairs: true, pair_friction: 0.05, \
+         ball_pair_restitution: 1.0, solver: (algorithm: Exact, dt: 1e-3, tau: 0.01))",
+        3.0 * r,
+        r
+    );
+    let mut s = parse(&text, "billiard.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let e0 = s.world.model.kinetic_energy(&s.world.state);
+    let mut hit = None;
+    while s.world.state.t < 0.2 {
+        let report = s.world.step(s.dt);
+        if let Some(e) = report.events.first() {
+            hit = Some(e.clone());
+        }
+    }
+    let e = hit.expect("they meet");
+    let (pn, pt) = (e.impulse[0].1, e.friction[0].1);
+    assert_relative_eq!(pt.abs(), 0.05 * pn, max_relative = 1e-9);
+    let q = &s.world.state.qd;
+    let inertia = 0.5 * r * r;
+    assert!(q[2].abs() > 0.1, "a does not spin: {}", q[2]);
+    assert_relative_eq!(q[2], q[5], max_relative = 1e-9);
+    assert_relative_eq!(q[2].abs(), r * pt.abs() / inertia, max_relative = 1e-9);
+    assert_relative_eq!(q[0] + q[3], 2.0, max_relative = 1e-12);
+    assert!((q[1] + q[4]).abs() < 1e-12);
+    assert!(s.world.model.kinetic_energy(&s.world.state) <= e0);
+}

@@ -747,6 +747,7 @@ fn gestures(
                             normal: (n.x, n.y),
                             offset: n.dot(from),
                             restitution: None,
+                            friction: 0.0,
                         })
                     }),
                     ed,
@@ -761,6 +762,7 @@ fn gestures(
                     normal: (n.x, n.y),
                     offset: n.dot(from),
                     restitution: None,
+                    friction: 0.0,
                 })
             });
             if done {
@@ -802,7 +804,7 @@ fn gestures(
                 }
                 Tool::Contact => {
                     let name = fresh(format!("{a}-{b}"));
-                    (name.clone(), ConstraintSpec::Contact { name: Some(name), a, b, restitution: None })
+                    (name.clone(), ConstraintSpec::Contact { name: Some(name), a, b, restitution: None, friction: 0.0 })
                 }
                 _ => {
                     let name = fresh(format!("{a}~{b}"));
