@@ -23,7 +23,7 @@ use contact_core::{Algorithm, ConstraintKind, Lane};
 use egui_plot::PlotPoint;
 
 use super::lab::gizmo::f;
-use super::lab::series::{Source, resolve};
+use super::lab::series::resolve;
 use super::lab::{
     Drags, FrameSet, InputClaims, InstallSceneSet, Lab, LabAction, PhysicsSet, StateJumped, Status, StepInFlight,
     StepPhase, StepSettings, ViewTransform, palette, state_jumped,
@@ -57,8 +57,8 @@ impl AppLane {
                 *points = kept;
             }
             let value = source.value(world, report);
-            // The mouse's work is cumulative: the last sample plus this step's.
-            let value = if source == Source::UserWork { points.last().map_or(0.0, |p| p.y) + value } else { value };
+            // The mouse's work and friction's are cumulative: the last sample plus this step's.
+            let value = if source.is_cumulative() { points.last().map_or(0.0, |p| p.y) + value } else { value };
             points.push(PlotPoint::new(world.state.t, value));
         }
     }

@@ -54,6 +54,8 @@ pub struct History {
     rows_version: u64,
     /// Work of the mouse springs since the start (J): every step's, recorded or not.
     user_work: f64,
+    /// Energy friction took out since the start (J), likewise.
+    friction_work: f64,
 }
 
 impl Default for History {
@@ -71,6 +73,7 @@ impl Default for History {
             record_all: true,
             rows_version: 0,
             user_work: 0.0,
+            friction_work: 0.0,
         }
     }
 }
@@ -109,7 +112,7 @@ impl History {
                 Source::Velocity(i) => world.state.qd[i],
                 Source::TotalEnergy => world.model.total_energy(&world.state),
                 Source::RotationalEnergy => world.model.rotational_energy(&world.state),
-                Source::UserWork => 0.0,
+                Source::UserWork | Source::FrictionWork => 0.0,
                 _ => f64::NAN,
             };
             if v.is_finite() {
@@ -150,6 +153,7 @@ impl History {
             self.truncate(t);
         }
         self.user_work += report.user_work;
+        self.friction_work += report.friction_work;
         self.counter += 1;
         if !self.counter.is_multiple_of(self.stride) {
             return;
@@ -161,7 +165,15 @@ impl History {
             // Rows came and went: a series follows its constraint by name.
             self.rows_version = world.model.rows_version();
             for s in &mut self.series {
-                if matches!(s.source, Source::G(_) | Source::Lambda(_) | Source::Handled(_) | Source::Absent) {
+                if matches!(
+                    s.source,
+                    Source::G(_)
+                        | Source::Lambda(_)
+                        | Source::Handled(_)
+                        | Source::Friction(_)
+                        | Source::Slip(_)
+                        | Source::Absent
+                ) {
                     s.source = resolve(world, &s.name).unwrap_or(Source::Absent);
                 }
             }
@@ -169,7 +181,11 @@ impl History {
         let t = world.state.t;
         self.t.push(t);
         for s in &mut self.series {
-            let v = if s.source == Source::UserWork { self.user_work } else { s.source.value(world, report) };
+            let v = match s.source {
+                Source::UserWork => self.user_work,
+                Source::FrictionWork => self.friction_work,
+                source => source.value(world, report),
+            };
             s.points.push(PlotPoint::new(t, v));
         }
     }
@@ -203,6 +219,7 @@ impl History {
         self.counter = 0;
         // The mouse's work up to the instant gone back to (0 if not recorded).
         self.user_work = self.get("user_work").and_then(|s| s.points.last()).map_or(0.0, |p| p.y);
+        self.friction_work = self.get("friction_work").and_then(|s| s.points.last()).map_or(0.0, |p| p.y);
     }
 
     /// Writes `t` and the named series as CSV (empty cells before a series started).

@@ -13,8 +13,11 @@ fn output_error(path: &Path, e: impl ToString) -> CliError {
 
 /// The header of the steps file: `t`, then `BODY.COORD`, `BODY.COORD.v`,
 /// `BODY.COORD.a` per coordinate, then `NAME.g`, `NAME.lambda`, `NAME.handled`
-/// per constraint. With contacts by proximity (large scenes), the generated
+/// per constraint, and `NAME.friction` (`λ_t`), `NAME.slip` (`v_t`) for those
+/// with friction. With contacts by proximity (large scenes), the generated
 /// rows come and go: only the scene's explicit constraints have columns.
+/// With friction anywhere, a last column `friction_work`: the energy
+/// friction took out in the step (J).
 pub fn step_header(model: &Model) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for c in model.coord_labels() {
@@ -24,6 +27,12 @@ pub fn step_header(model: &Model) -> Vec<String> {
         for s in ["g", "lambda", "handled"] {
             h.push(format!("{}.{s}", c.name));
         }
+        if c.friction > 0.0 {
+            h.extend([format!("{}.friction", c.name), format!("{}.slip", c.name)]);
+        }
+    }
+    if model.has_friction() {
+        h.push("friction_work".into());
     }
     h
 }
@@ -57,10 +66,20 @@ impl StepsCsv {
             fields.push(s.qd[i].to_string());
             fields.push(report.qdd.get(i).copied().unwrap_or(f64::NAN).to_string());
         }
-        for k in 0..fixed_rows(&world.model) {
+        let model = &world.model;
+        for k in 0..fixed_rows(model) {
             fields.push(report.g[k].to_string());
             fields.push(report.lambda[k].to_string());
             fields.push(if report.handled[k] { "1" } else { "0" }.to_string());
+            let c = &model.constraints[k];
+            if c.friction > 0.0 {
+                let slip = contact_core::tangent::tangent_row(c, &model.bodies, &s.q, &s.qd).map_or(f64::NAN, |r| r.g);
+                fields.push(report.friction.get(k).copied().unwrap_or(0.0).to_string());
+                fields.push(slip.to_string());
+            }
+        }
+        if model.has_friction() {
+            fields.push(report.friction_work.to_string());
         }
         self.out.write_record(&fields).map_err(|e| output_error(&self.path, e))
     }
@@ -77,7 +96,8 @@ pub struct EventsCsv {
 }
 
 impl EventsCsv {
-    pub const HEADER: [&str; 5] = ["t", "constraints", "approach_speeds", "impulses", "mode"];
+    pub const HEADER: [&str; 7] =
+        ["t", "constraints", "approach_speeds", "impulses", "mode", "friction_impulses", "cause"];
 
     pub fn create(path: &Path) -> Result<Self, CliError> {
         let mut out = csv::Writer::from_path(path).map_err(|e| output_error(path, e))?;
@@ -85,15 +105,24 @@ impl EventsCsv {
         Ok(EventsCsv { path: path.to_path_buf(), out })
     }
 
-    /// `t, a;b, a=1.2;b=0.3, a=0.02;b=0.01, simultaneous`, named after the rows
-    /// of `model` in the step of the event.
+    /// `t, a;b, a=1.2;b=0.3, a=0.02;b=0.01, simultaneous, a=0.001, impact`,
+    /// named after the rows of `model` in the step of the event; `cause` is
+    /// `impact`, or `without collision` for Painlevé's impulse.
     pub fn row(&mut self, e: &Event, model: &Model) -> Result<(), CliError> {
         let name = |k: usize| model.constraints.get(k).map_or_else(|| format!("#{k}"), |c| c.name.clone());
         let list =
             |v: &[(usize, f64)]| v.iter().map(|(k, x)| format!("{}={x}", name(*k))).collect::<Vec<_>>().join(";");
         let constraints = e.constraints.iter().map(|&k| name(k)).collect::<Vec<_>>().join(";");
-        let record =
-            [e.t.to_string(), constraints, list(&e.approach_speed), list(&e.impulse), e.mode.label().to_string()];
+        let cause = if e.without_collision.is_empty() { "impact" } else { "without collision" };
+        let record = [
+            e.t.to_string(),
+            constraints,
+            list(&e.approach_speed),
+            list(&e.impulse),
+            e.mode.label().to_string(),
+            list(&e.friction),
+            cause.to_string(),
+        ];
         self.out.write_record(&record).map_err(|err| output_error(&self.path, err))
     }
 

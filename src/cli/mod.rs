@@ -91,10 +91,14 @@ CSV (--csv): one row per step, after the step. Columns: `t`; for every generaliz
 coordinate `BODY.COORD` (its value), `BODY.COORD.v` (velocity) and `BODY.COORD.a` (the
 acceleration of the step's last solve of eq. 6); for every constraint `NAME.g` (value,
 >= 0 allowed for inequalities), `NAME.lambda` (multiplier of the last solve, 0 when not
-handled) and `NAME.handled` (1 when in E or F+ for that solve, else 0).
+handled) and `NAME.handled` (1 when in E or F+ for that solve, else 0); for a contact
+with friction also `NAME.friction` (its tangential force λ_t) and `NAME.slip` (v_t); with
+friction anywhere, a last column `friction_work` (J friction took out in the step).
 
 Events (--events): one row per event: `t`, `constraints` that activated, `approach_speeds`
-and `impulses` as NAME=VALUE lists separated by `;`, and the impulse `mode`.
+and `impulses` as NAME=VALUE lists separated by `;`, the impulse `mode`, the
+`friction_impulses` (P_t) and the `cause`: `impact`, or `without collision` for the
+impulse Painlevé's paradox calls for (a contact sliding with no consistent force).
 
 Summary (stdout): steps, events, max violation, min λ among handled inequalities,
 energy drift (kinetic + potential of gravity and constant forces; damping and

@@ -110,6 +110,12 @@ impl Model {
     }
 
     /// `n`, the number of generalized coordinates.
+    /// Whether any row has friction, or may have (a wall or generated pairs with `μ > 0`).
+    pub fn has_friction(&self) -> bool {
+        self.constraints.iter().any(|c| c.friction > 0.0)
+            || self.contacts.as_ref().is_some_and(|g| g.pair_friction > 0.0 || g.walls.iter().any(|w| w.friction > 0.0))
+    }
+
     pub fn ndofs(&self) -> usize {
         self.ndofs
     }

@@ -188,7 +188,9 @@ fn from_ron<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<
     Ok((value, locator))
 }
 
-/// Every series name a plot of `model` may use (see [`PlotPreset`]).
+/// Every series name a plot of `model` may use (see [`PlotPreset`]): with
+/// friction, `NAME.friction` (`λ_t`, N), `NAME.slip` (`v_t`, m/s) and
+/// `friction_work` (the energy friction took out since the start, J).
 pub fn series_names(model: &Model) -> Vec<String> {
     let mut out: Vec<String> = GLOBAL_SERIES.iter().map(|s| s.to_string()).collect();
     for c in model.coord_labels() {
@@ -200,6 +202,13 @@ pub fn series_names(model: &Model) -> Vec<String> {
         for s in ["g", "lambda", "handled"] {
             out.push(format!("{}.{s}", c.name));
         }
+        if c.friction > 0.0 {
+            out.push(format!("{}.friction", c.name));
+            out.push(format!("{}.slip", c.name));
+        }
+    }
+    if model.has_friction() {
+        out.push("friction_work".into());
     }
     out
 }

@@ -172,17 +172,24 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
-    const PINNED: [(&str, u64); 14] = [
+    const PINNED: [(&str, u64); 21] = [
         ("ball-pile.ron", 0x99c41bb1fd244974),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x6471a2a15e7c33fa),
+        ("billiard-spin.ron", 0xcbf2c8631c3e271f),
         ("box-over-step.ron", 0x9e7e449426365bf1),
         ("box-pyramid.ron", 0x9230ffe200a67730),
         ("box-stack.ron", 0x3d336dad505374d4),
+        ("disc-launch.ron", 0x40eef9c044a6d144),
         ("double-pendulum.ron", 0xc211f3228d7a85ed),
         ("falling-rod.ron", 0xc1385d39cbe7d941),
+        ("incline-discs.ron", 0x6b0eb82930b009df),
+        ("incline.ron", 0xdee5e8215980378b),
+        ("ladder-rough.ron", 0x3389a43bb99b7157),
         ("ladder.ron", 0xdd0d9edd6ea95b60),
         ("newtons-cradle.ron", 0x58d3aeb45e8aff75),
+        ("painleve-rod.ron", 0x887db5d5d8b082da),
+        ("rocking-block-rough.ron", 0x622146f4427f9a49),
         ("rocking-block.ron", 0x7114c1817cc0c27b),
         ("sticky-corner.ron", 0x1ac3dfcb9bfa51de),
         ("wedge-left.ron", 0x320238eb56e337c0),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 14] = [
+const BUILT_IN: [&str; 21] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -20,6 +20,13 @@ const BUILT_IN: [&str; 14] = [
     "box-pyramid.ron",
     "rocking-block.ron",
     "box-over-step.ron",
+    "incline.ron",
+    "incline-discs.ron",
+    "disc-launch.ron",
+    "ladder-rough.ron",
+    "rocking-block-rough.ron",
+    "painleve-rod.ron",
+    "billiard-spin.ron",
 ];
 
 fn scenes_dir() -> PathBuf {

@@ -1,7 +1,7 @@
 //! What a series name means: the scene files' plot names
 //! ([`contact_core::scene::series_names`]) resolved against a world —
 //! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
-//! `NAME.handled`, `max_violation`, `kinetic_energy`, `rotational_energy`, `total_energy`,
+//! `NAME.handled`, `NAME.friction`, `NAME.slip`, `friction_work`, `max_violation`, `kinetic_energy`, `rotational_energy`, `total_energy`,
 //! `user_work`, `handled`, `iterations` —
 //! and the value each reads from a step. The history, compare mode's lanes and
 //! the plots share it.
@@ -17,6 +17,12 @@ pub enum Source {
     G(usize),
     Lambda(usize),
     Handled(usize),
+    /// `λ_t` of a contact with friction (N).
+    Friction(usize),
+    /// The slip `v_t` of a contact with friction (m/s), from the state.
+    Slip(usize),
+    /// The energy friction took out since the start (cumulative, like `UserWork`).
+    FrictionWork,
     MaxViolation,
     KineticEnergy,
     /// The kinetic energy's part in turning bodies, `Σ ½ I θ̇²`.
@@ -33,6 +39,11 @@ pub enum Source {
 }
 
 impl Source {
+    /// Series a recorder adds up step by step (each step's share is the value).
+    pub fn is_cumulative(self) -> bool {
+        matches!(self, Source::UserWork | Source::FrictionWork)
+    }
+
     /// The value after a step.
     pub fn value(self, world: &World, report: &StepReport) -> f64 {
         match self {
@@ -42,6 +53,13 @@ impl Source {
             Source::G(k) => report.g.get(k).copied().unwrap_or(f64::NAN),
             Source::Lambda(k) => report.lambda.get(k).copied().unwrap_or(f64::NAN),
             Source::Handled(k) => report.handled.get(k).map_or(f64::NAN, |h| f64::from(u8::from(*h))),
+            Source::Friction(k) => report.friction.get(k).copied().unwrap_or(0.0),
+            Source::Slip(k) => world.model.constraints.get(k).map_or(f64::NAN, |c| {
+                contact_core::tangent::tangent_row(c, &world.model.bodies, &world.state.q, &world.state.qd)
+                    .map_or(f64::NAN, |r| r.g)
+            }),
+            // The step's share; a recorder adds them up.
+            Source::FrictionWork => report.friction_work,
             Source::Absent => f64::NAN,
             Source::MaxViolation => report.max_violation,
             Source::KineticEnergy => report.kinetic_energy,
@@ -73,9 +91,14 @@ impl Source {
             Source::Velocity(i) => of(i, metres)[1],
             Source::Acceleration(i) => of(i, metres)[2],
             Source::G(_) | Source::MaxViolation | Source::Absent => "m",
-            Source::Lambda(_) => "N",
+            Source::Lambda(_) | Source::Friction(_) => "N",
+            Source::Slip(_) => "m/s",
             Source::Handled(_) => "0/1",
-            Source::KineticEnergy | Source::RotationalEnergy | Source::TotalEnergy | Source::UserWork => "J",
+            Source::KineticEnergy
+            | Source::RotationalEnergy
+            | Source::TotalEnergy
+            | Source::UserWork
+            | Source::FrictionWork => "J",
             Source::HandledCount => "rows",
             Source::Iterations => "solves",
         }
@@ -92,6 +115,7 @@ pub fn resolve(world: &World, name: &str) -> Option<Source> {
         "user_work" => return Some(Source::UserWork),
         "handled" => return Some(Source::HandledCount),
         "iterations" => return Some(Source::Iterations),
+        "friction_work" => return Some(Source::FrictionWork),
         _ => {}
     }
     let labels = world.model.coord_labels();
@@ -111,6 +135,8 @@ pub fn resolve(world: &World, name: &str) -> Option<Source> {
                 "g" => Some(Source::G(k)),
                 "lambda" => Some(Source::Lambda(k)),
                 "handled" => Some(Source::Handled(k)),
+                "friction" => Some(Source::Friction(k)),
+                "slip" => Some(Source::Slip(k)),
                 _ => None,
             };
         }
@@ -129,6 +155,9 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::Lambda(_) => format!("λ {}", name.trim_end_matches(".lambda")),
                 Source::G(_) => format!("g {}", name.trim_end_matches(".g")),
                 Source::Handled(_) => format!("handled {}", name.trim_end_matches(".handled")),
+                Source::Friction(_) => format!("λ_t {}", name.trim_end_matches(".friction")),
+                Source::Slip(_) => format!("slip {}", name.trim_end_matches(".slip")),
+                Source::FrictionWork => "dissipated by friction".into(),
                 Source::MaxViolation => "max violation".into(),
                 Source::KineticEnergy => "kinetic energy".into(),
                 Source::RotationalEnergy => "of it, turning".into(),

@@ -63,11 +63,14 @@ impl PlotsPanel<'_> {
             // with bodies that turn, the kinetic energy's part in turning apart.
             let turning =
                 self.lab.world.model.bodies.iter().any(|b| matches!(b.kind, contact_core::BodyKind::Rigid { .. }));
-            let energy = if turning {
+            let mut energy = if turning {
                 vec!["total_energy", "kinetic_energy", "rotational_energy", "user_work"]
             } else {
                 vec!["total_energy", "kinetic_energy", "user_work"]
             };
+            if self.lab.world.model.has_friction() {
+                energy.push("friction_work");
+            }
             let extras = [
                 ("Largest violation [m]", vec!["max_violation"]),
                 ("Energy [J]", energy),
