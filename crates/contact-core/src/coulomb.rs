@@ -311,6 +311,9 @@ impl Problem {
             modes = next;
         }
         let mut answer = self.lemke()?;
+        // Lemke's answer is the last round (no change after it).
+        let w = self.w(&answer.lambda);
+        rounds.push(Round { modes: answer.modes.clone(), lambda: answer.lambda.clone(), w, changes: Vec::new() });
         answer.rounds = rounds;
         Ok(answer)
     }

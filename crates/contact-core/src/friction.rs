@@ -65,6 +65,7 @@ pub fn solve(
     let mut handled = vec![false; cand.len()];
     let mut inconsistent = Vec::new();
     let free = p.accelerations(&[]);
+    let mut island_rounds: Vec<Vec<Iteration>> = Vec::new();
     for island in islands(p, cand) {
         // Local rows: the island's normal rows (equalities first), then tangents.
         let normals: Vec<usize> = island.clone();
@@ -135,23 +136,31 @@ pub fn solve(
             }
         };
         let global = |l: usize| cand[normals[l]];
-        for round in &answer.rounds {
-            let on: Vec<usize> = (0..normals.len()).filter(|&l| round.modes[l].is_on()).map(global).collect();
-            let mut it = Iteration {
-                lambda: on.iter().map(|&k| (k, round.lambda[normals.iter().position(|&i| cand[i] == k).unwrap()])).collect(),
-                tendency: (0..normals.len()).map(|l| (global(l), round.w[l])).collect(),
-                handled: on,
-                ..Default::default()
-            };
-            for &(l, change) in &round.changes {
-                let (constraint, reason) = (global(l), reason(change));
-                match change {
-                    Change::Leaves { .. } => it.removed.push(TraceChange { constraint, reason }),
-                    _ => it.added.push(TraceChange { constraint, reason }),
+        // Each round as the island saw it, in constraint indices.
+        let rounds: Vec<Iteration> = answer
+            .rounds
+            .iter()
+            .map(|round| {
+                let mut it = Iteration {
+                    handled: (0..normals.len()).filter(|&l| round.modes[l].is_on()).map(global).collect(),
+                    lambda: (0..normals.len())
+                        .filter(|&l| round.modes[l].is_on())
+                        .map(|l| (global(l), round.lambda[l]))
+                        .collect(),
+                    tendency: (0..normals.len()).map(|l| (global(l), round.w[l])).collect(),
+                    ..Default::default()
+                };
+                for &(l, change) in &round.changes {
+                    let (constraint, reason) = (global(l), reason(change));
+                    match change {
+                        Change::Leaves { .. } => it.removed.push(TraceChange { constraint, reason }),
+                        _ => it.added.push(TraceChange { constraint, reason }),
+                    }
                 }
-            }
-            trace.iterations.push(it);
-        }
+                it
+            })
+            .collect();
+        island_rounds.push(rounds);
         for (l, &i) in normals.iter().enumerate() {
             lambda[cand[i]] = answer.lambda[l];
             handled[i] = answer.modes[l].is_on();
@@ -159,6 +168,24 @@ pub fn solve(
         for fc in &problem.contacts {
             friction[cand[normals[fc.normal]]] = answer.lambda[fc.tangent];
         }
+    }
+    // The trace's rounds are the step's: round r holds every island's r-th
+    // round, or its last if it finished before (as the frictionless pivoting's).
+    let nrounds = island_rounds.iter().map(Vec::len).max().unwrap_or(0);
+    for r in 0..nrounds {
+        let mut it = Iteration::default();
+        for rounds in island_rounds.iter().filter(|v| !v.is_empty()) {
+            let own = &rounds[r.min(rounds.len() - 1)];
+            it.handled.extend(&own.handled);
+            it.lambda.extend(&own.lambda);
+            it.tendency.extend(&own.tendency);
+            if r < rounds.len() {
+                it.added.extend(&own.added);
+                it.removed.extend(&own.removed);
+            }
+        }
+        it.handled.sort_unstable();
+        trace.iterations.push(it);
     }
     let qdd = p.accelerations_with_friction(&lambda, &friction);
     let residual = cand

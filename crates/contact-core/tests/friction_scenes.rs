@@ -36,6 +36,8 @@ fn incline_one_block_sticks_and_the_other_slides_at_the_closed_form() {
     assert_relative_eq!(speed(&s, slide), 3.2059 * s.world.state.t, max_relative = 1e-4);
     // The sticking block's friction is m g sin θ in all, inside the cone.
     let (fl, fr) = (r.friction[row(&s, "sticks-left")], r.friction[row(&s, "sticks-right")]);
+    // Every island's rows are in the report's handled set (the trace's last round).
+    assert!(["sticks-left", "sticks-right", "slides-left", "slides-right"].iter().all(|n| r.handled[row(&s, n)]));
     assert_relative_eq!((fl + fr).abs(), 4.905, max_relative = 1e-3);
     // The sliding one's is on the cone's edge.
     let k = row(&s, "slides-left");

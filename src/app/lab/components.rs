@@ -112,13 +112,70 @@ pub struct ConstraintStatus {
     pub lambda: f64,
     pub handled: bool,
     pub state: ConstraintState,
+    /// `λ_t`, the friction force along the contact's tangent (0 without friction).
+    pub friction: f64,
+    pub coulomb: Coulomb,
+}
+
+/// What Coulomb's law says of a contact with friction after the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Coulomb {
+    /// Not a contact with friction, or not pressed.
+    #[default]
+    None,
+    /// No slip: `|λ_t| ≤ μ λ_n` (a corner of a block held by two may sit on
+    /// the cone's edge: the split between them is not unique).
+    Sticks,
+    /// Slipping: `|λ_t| = μ λ_n`, on the cone's edge, against the slip.
+    Slides,
+}
+
+/// Slower than this (m/s) a contact does not slip (1 µm/s, the solver's bound).
+const SLIP: f64 = 1e-6;
+
+impl Coulomb {
+    /// From `μ`, whether it is pressed (`λ_n > 0`) and its slip `v_t` now.
+    pub fn of(mu: f64, handled: bool, lambda: f64, slip: f64) -> Coulomb {
+        if mu <= 0.0 || !handled || lambda <= 0.0 {
+            Coulomb::None
+        } else if slip.abs() > SLIP {
+            Coulomb::Slides
+        } else {
+            Coulomb::Sticks
+        }
+    }
+
+    /// Row `k`'s slip `v_t` in `world` now (0 without friction).
+    pub fn slip(world: &contact_core::World, k: usize) -> f64 {
+        let (m, s) = (&world.model, &world.state);
+        contact_core::tangent::tangent_row(&m.constraints[k], &m.bodies, &s.q, &s.qd).map_or(0.0, |r| r.g)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Coulomb::None => "",
+            Coulomb::Sticks => ", sticks",
+            Coulomb::Slides => ", slides",
+        }
+    }
 }
 
 impl ConstraintStatus {
     /// Before any step: equalities are handled, inequalities by their `g`.
     pub fn initial(g: f64, inequality: bool, tol: f64) -> ConstraintStatus {
         let handled = !inequality;
-        ConstraintStatus { g, tendency: 0.0, lambda: 0.0, handled, state: ConstraintState::of(g, handled, tol) }
+        ConstraintStatus { g, handled, state: ConstraintState::of(g, handled, tol), ..Default::default() }
+    }
+
+    /// After a step, from its report.
+    pub fn from_report(world: &contact_core::World, report: &contact_core::StepReport, k: usize) -> Option<Self> {
+        let (&g, &handled) = (report.g.get(k)?, report.handled.get(k)?);
+        let tol = world.settings.tol.active;
+        let state = if world.row_asleep(k) { ConstraintState::Asleep } else { ConstraintState::of(g, handled, tol) };
+        let (lambda, friction) = (report.lambda[k], report.friction.get(k).copied().unwrap_or(0.0));
+        let mu = world.model.constraints[k].friction;
+        let coulomb = Coulomb::of(mu, handled, lambda, if mu > 0.0 { Coulomb::slip(world, k) } else { 0.0 });
+        Some(ConstraintStatus { g, tendency: report.tendency[k], lambda, handled, state, friction, coulomb })
     }
 }
 

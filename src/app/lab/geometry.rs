@@ -131,6 +131,21 @@ pub fn constraint_forces(
         .collect()
 }
 
+/// The friction forces `λ_t t` of contact `k` with tangential force
+/// `friction` (`t = ⊥n` on the first body, `−t` on the other: the quarter
+/// turn of each body's unit gradient; [`contact_core::tangent`]).
+pub fn friction_forces(
+    world: &World,
+    k: usize,
+    friction: f64,
+    positions: &dyn Fn(usize) -> DVec2,
+) -> Vec<ConstraintForce> {
+    constraint_forces(world, k, 1.0, positions)
+        .into_iter()
+        .map(|cf| ConstraintForce { force: cf.force.normalize_or_zero().perp() * friction, ..cf })
+        .collect()
+}
+
 /// A representative point of constraint `k` (for event flashes and labels).
 pub fn anchor(world: &World, k: usize, positions: &dyn Fn(usize) -> DVec2) -> DVec2 {
     let g = gradients(world, k, positions);

@@ -45,6 +45,8 @@ pub fn body_disc_rgb(world: &contact_core::World, b: usize) -> [u8; 3] {
 pub const FORCE: [u8; 3] = [90, 170, 255];
 pub const LAMBDA_POS: [u8; 3] = [70, 220, 140];
 pub const LAMBDA_NEG: [u8; 3] = [255, 90, 110];
+/// Friction forces `λ_t t` (Coulomb).
+pub const FRICTION: [u8; 3] = [255, 190, 60];
 pub const SPRING: [u8; 3] = [255, 120, 220];
 pub const HIGHLIGHT: [u8; 3] = [255, 235, 80];
 /// Warnings that are not errors (physics slower than real time).

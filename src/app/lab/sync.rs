@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use contact_core::scene::Scene;
 
 use super::components::{
-    ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
+    ConstraintState, ConstraintStatus, Coords, Coulomb, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
 use super::messages::{InstallScene, Opened, StateJumped};
 use super::worker::StepInFlight;
@@ -157,11 +157,14 @@ fn sync_components_from_core(world: &mut World) {
         {
             s.lambda = r.lambda[k];
             s.tendency = r.tendency[k];
+            s.friction = r.friction.get(k).copied().unwrap_or(0.0);
         }
         if core.active_set.handled.get(k).copied().unwrap_or(false) {
             s.handled = true;
             s.state = ConstraintState::Handled;
         }
+        let mu = core.model.constraints[k].friction;
+        s.coulomb = Coulomb::of(mu, s.handled, s.lambda, if mu > 0.0 { Coulomb::slip(&core, k) } else { 0.0 });
         if core.row_asleep(k) {
             s.state = ConstraintState::Asleep;
         }

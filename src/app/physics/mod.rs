@@ -46,7 +46,7 @@ use bevy::prelude::*;
 use contact_core::StepStatus;
 
 use super::lab::{
-    ConstraintState, ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
+    ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
     Status, StepInFlight, StepPhase, StepSettings, coords_of, sync_constraint_rows,
 };
 pub use budget::{MAX_FRAME_DEBT, PhysicsBudget};
@@ -476,13 +476,10 @@ pub fn write_back_bodies(lab: Option<Res<Lab>>, mut bodies: Query<(&LabBody, &mu
 pub fn write_back_constraints(lab: Option<Res<Lab>>, mut constraints: Query<(&LabConstraint, &mut ConstraintStatus)>) {
     let Some(lab) = lab else { return };
     let Some(report) = &lab.report else { return };
-    let tol = lab.world.settings.tol.active;
     for (c, mut status) in &mut constraints {
-        let k = c.index;
-        let (Some(&g), Some(&handled)) = (report.g.get(k), report.handled.get(k)) else { continue };
-        let state =
-            if lab.world.row_asleep(k) { ConstraintState::Asleep } else { ConstraintState::of(g, handled, tol) };
-        *status = ConstraintStatus { g, tendency: report.tendency[k], lambda: report.lambda[k], handled, state };
+        if let Some(s) = ConstraintStatus::from_report(&lab.world, report, c.index) {
+            *status = s;
+        }
     }
 }
 

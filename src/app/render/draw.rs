@@ -296,7 +296,8 @@ fn draw_forces(g: &mut Gizmos, s: &Frame, look: &SceneLook) {
     }
 }
 
-/// λ arrows: the force λ_k ∂g_k/∂p of every handled constraint. Their scale
+/// λ arrows: the force λ_k ∂g_k/∂p of every handled constraint, and the
+/// friction `λ_t t` of every contact with friction beside it. Their scale
 /// eases toward one where the largest fits 15 % of the view.
 fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
     let (world, lo, hi, status) = (s.world, s.lo, s.hi, &s.status);
@@ -308,6 +309,13 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
         .enumerate()
         .filter(|(_, s)| s.handled && s.lambda != 0.0)
         .flat_map(|(k, s)| geometry::constraint_forces(world, k, s.lambda, &at).into_iter().map(move |cf| (k, cf)))
+        .collect();
+    // Friction, on the same scale (Coulomb: at most μ times the push beside it).
+    let frictions: Vec<geometry::ConstraintForce> = status
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.handled && s.friction != 0.0)
+        .flat_map(|(k, s)| geometry::friction_forces(world, k, s.friction, &at))
         .collect();
     let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
     // The largest within 15 % of the view; in a crowd (a pile, a pyramid)
@@ -327,6 +335,9 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
             let v = cf.force * look.lambda_scale;
             arrow(g, cf.at, v, head, palette::bevy(rgb));
         }
+    }
+    for cf in frictions {
+        arrow(g, cf.at, cf.force * look.lambda_scale, head, palette::bevy(palette::FRICTION));
     }
 }
 

@@ -103,6 +103,8 @@ pub enum Column {
     G,
     Tendency,
     Lambda,
+    /// `λ_t`, with friction.
+    Friction,
     State,
 }
 

@@ -229,6 +229,20 @@ impl Overlay<'_, '_, '_> {
                         palette::egui(rgb),
                     );
                 }
+                // Its friction, and whether it holds (inside the cone) or slides (on its edge).
+                if s.friction != 0.0 {
+                    for cf in geometry::friction_forces(world, k, s.friction, &positions).into_iter().take(1) {
+                        let tip = cf.at + cf.force * self.data.look.lambda_scale;
+                        label(
+                            &p,
+                            scr(tip) + egui::vec2(6.0, -6.0),
+                            Align2::LEFT_BOTTOM,
+                            &format!("λ_t = {} N{}", force(s.friction), s.coulomb.label()),
+                            13.0,
+                            palette::egui(palette::FRICTION),
+                        );
+                    }
+                }
             }
         }
 
@@ -485,6 +499,9 @@ impl Overlay<'_, '_, '_> {
             (palette::LAMBDA_NEG, "λ < 0 on g ≥ 0", Mark::Arrow),
             (palette::SPRING, "mouse spring", Mark::Arrow),
         ]);
+        if self.data.lab.as_deref().is_some_and(|lab| lab.world.model.has_friction()) {
+            rows.push((palette::FRICTION, "friction λ_t (|λ_t| ≤ μλ)", Mark::Arrow));
+        }
         if settings.is_some_and(|s| s.events.enabled) {
             rows.push((palette::EVENT, "rewind to a first activation", Mark::Ring));
         }

@@ -1,18 +1,22 @@
-//! The constraint table: name, kind, `g`, `J·q̈ − d`, `λ`, state; sortable by any
-//! column; hovering a row highlights its bodies in the view, hovering a body
+//! The constraint table: name, kind, `g`, `J·q̈ − d`, `λ`, with friction `λ_t`
+//! and whether the contact sticks or slides, state; sortable by any column; hovering a row highlights its bodies in the view, hovering a body
 //! highlights its rows; the plot toggle adds the row's `g` and `λ` to the plots.
 
 use bevy_egui::egui::{self, RichText};
 
 use super::data::{Column, PanelData};
-use crate::app::lab::{ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette};
+use crate::app::lab::{
+    ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette,
+};
 
 pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
 }
 
 /// Column widths; the name's (index 1) is the least it gets: it takes the
-/// width the panel has beyond the others, so whole names show.
+/// width the panel has beyond the others, so whole names show. With
+/// friction, `λ_t` takes the place of the kind (index 2; the kind is in the
+/// name's tooltip) and the state says whether the contact sticks or slides.
 const WIDTHS: [f32; 8] = [26.0, 92.0, 88.0, 80.0, 82.0, 78.0, 132.0, 30.0];
 
 /// The width of each column in a table `avail` wide.
@@ -58,6 +62,7 @@ impl ConstraintTable<'_, '_, '_> {
                 Column::G => s.g,
                 Column::Tendency => s.tendency,
                 Column::Lambda => s.lambda,
+                Column::Friction => s.friction,
                 Column::State => s.state as u8 as f64,
                 _ => *k as f64,
             }
@@ -72,7 +77,8 @@ impl ConstraintTable<'_, '_, '_> {
         }
 
         // Header.
-        let headers = [
+        let friction = lab.world.model.has_friction();
+        let mut headers = vec![
             (Column::Index, "#"),
             (Column::Name, "name"),
             (Column::Kind, "kind"),
@@ -81,13 +87,21 @@ impl ConstraintTable<'_, '_, '_> {
             (Column::Lambda, "λ [N]"),
             (Column::State, "state"),
         ];
+        if friction {
+            headers[2] = (Column::Friction, "λ_t [N]");
+        }
         let w = widths(ui.available_width(), ui.spacing().item_spacing.x);
+        let last = w.len() - 1;
         ui.horizontal(|ui| {
             for (i, (col, label)) in headers.iter().enumerate() {
                 let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
                 let b = egui::Button::new(RichText::new(format!("{label}{arrow}")).strong()).frame(false);
                 let tip = match col {
                     Column::Tendency => "violation tendency: J_k q̈ − d_k (< 0: tends to violate)",
+                    Column::Friction => "friction force λ_t along the contact's tangent (Exact only)",
+                    Column::State if friction => {
+                        "with friction: sticks (no slip, |λ_t| ≤ μ λ_n) or slides (|λ_t| = μ λ_n against the slip)"
+                    }
                     _ => "sort",
                 };
                 if ui.add_sized([w[i], 18.0], b).on_hover_text(tip).clicked() {
@@ -99,7 +113,7 @@ impl ConstraintTable<'_, '_, '_> {
                     }
                 }
             }
-            ui.add_sized([w[7], 18.0], egui::Label::new(RichText::new("plot").strong()));
+            ui.add_sized([w[last], 18.0], egui::Label::new(RichText::new("plot").strong()));
         });
         ui.separator();
 
@@ -154,11 +168,18 @@ impl ConstraintTable<'_, '_, '_> {
                     let indent = dynamic.len() as f32 * (2.0 * DOT + 2.0) + 2.0;
                     let names: Vec<&str> = dynamic.iter().map(|&b| lab.body_names[b].as_str()).collect();
                     cell(ui, 1, RichText::new(&lab.constraint_names[k]).strong(), indent).on_hover_text(format!(
-                        "{} (bodies: {})",
+                        "{} ({}; bodies: {}{})",
                         lab.constraint_names[k],
-                        names.join(", ")
+                        geometry_label(&lab.world, k),
+                        names.join(", "),
+                        if c.friction > 0.0 { format!("; μ = {}", c.friction) } else { String::new() }
                     ));
-                    cell(ui, 2, RichText::new(geometry_label(&lab.world, k)).color(dim), 0.0);
+                    if friction {
+                        let text = if c.friction > 0.0 && s.handled { force(s.friction) } else { "—".into() };
+                        cell(ui, 2, RichText::new(text).monospace().color(palette::egui(palette::FRICTION)), 0.0);
+                    } else {
+                        cell(ui, 2, RichText::new(geometry_label(&lab.world, k)).color(dim), 0.0);
+                    }
                     cell(ui, 3, RichText::new(num(s.g)).monospace(), 0.0);
                     let tcol = if s.tendency < 0.0 {
                         egui::Color32::from_rgb(255, 170, 90)
@@ -177,10 +198,11 @@ impl ConstraintTable<'_, '_, '_> {
                         RichText::new(if s.handled { force(s.lambda) } else { "—".into() }).monospace().color(lcol),
                         0.0,
                     );
-                    cell(ui, 6, RichText::new(s.state.label()).color(palette::egui(palette::state_rgb(s.state))), 0.0);
+                    let state = format!("{}{}", s.state.label(), s.coulomb.label());
+                    cell(ui, 6, RichText::new(state).color(palette::egui(palette::state_rgb(s.state))), 0.0);
                     let name = lab.constraint_names[k].clone();
                     let mut on = plots.selected.contains(&name);
-                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[7], row_h));
+                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[last], row_h));
                     if ui
                         .put(r, egui::Checkbox::without_text(&mut on))
                         .on_hover_text("plot g and λ of this constraint")
