@@ -113,6 +113,7 @@ impl History {
                 Source::TotalEnergy => world.model.total_energy(&world.state),
                 Source::RotationalEnergy => world.model.rotational_energy(&world.state),
                 Source::UserWork | Source::FrictionWork => 0.0,
+                Source::Slip(k) => crate::app::lab::series::slip(world, k),
                 _ => f64::NAN,
             };
             if v.is_finite() {

@@ -151,7 +151,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 9, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 11, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -264,4 +264,37 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     assert!(theta.last().expect("samples").1 < -0.3, "turned to {:?}", theta.last());
     let edge = row(&mut app, "step[2]-box[0]");
     assert!(edge.handled && edge.lambda > 0.0, "{edge:?}");
+
+    // 10 · Friction on the incline: the upper block's slip stays 0, the
+    // lower one's grows at 3.206 m/s²; the table says sticks and slides.
+    let mut app = run_step_to_its_pause(step_index("10 ·"));
+    let still = shown(&app, "sticks-left.slip");
+    assert!(still.iter().all(|p| p.1.abs() < 1e-9), "the upper block slips: {:?}", still.last());
+    let (t, v) = *shown(&app, "slides-left.slip").last().expect("samples");
+    assert!((v.abs() / t - 3.2059).abs() < 1e-3 && (v.abs() - 0.96).abs() < 0.01, "slip {v} at {t} s");
+    for corner in ["sticks-left", "sticks-right"] {
+        let s = row(&mut app, corner);
+        assert!(s.handled && s.coulomb == contact_lab::app::lab::Coulomb::Sticks, "{corner}: {s:?}");
+    }
+    for corner in ["slides-left", "slides-right"] {
+        let s = row(&mut app, corner);
+        assert!(s.handled && s.coulomb == contact_lab::app::lab::Coulomb::Slides, "{corner}: {s:?}");
+        assert!((s.friction + 0.2 * s.lambda).abs() < 1e-9, "{corner}: λ_t = {} for λ = {}", s.friction, s.lambda);
+    }
+
+    // 11 · Painlevé: an impact without collision on foot1 at t = 0; its
+    // slip from 1 m/s to 0 at once, foot2's sliding on; the trace at the
+    // first step names the paradox.
+    let mut app = run_step_to_its_pause(step_index("11 ·"));
+    let slip = shown(&app, "foot1.slip");
+    assert!((slip[0].1 - 1.0).abs() < 1e-9 && slip[0].0 == 0.0, "starts sliding at 1 m/s: {:?}", slip[0]);
+    assert!(slip.iter().skip(1).all(|p| p.1.abs() < 1e-3), "the foot stopped: {:?}", &slip[..3]);
+    assert!(shown(&app, "foot2.slip").last().expect("samples").1 > 0.5, "foot2 slides on");
+    let first = report_at(&mut app, 0.001);
+    let ev = first.events.iter().find(|e| !e.without_collision.is_empty()).expect("the impact without collision");
+    assert_eq!(ev.t, 0.0);
+    assert!(ev.impulse[0].1 > 0.0 && ev.friction[0].1 != 0.0, "{ev:?}");
+    let names: Vec<String> = app.world().resource::<Lab>().constraint_names.clone();
+    let said = first.traces.iter().flat_map(|t| t.describe(&names)).collect::<Vec<_>>().join("\n");
+    assert!(said.contains("no consistent contact force: foot1 slide(s) past Painlevé's bound"), "{said}");
 }

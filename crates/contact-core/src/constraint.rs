@@ -364,7 +364,13 @@ mod tests {
             let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
             let e = 1e-4;
             for (kind, geometry) in &geoms {
-                let c = Constraint { name: "c".into(), kind: *kind, geometry: geometry.clone(), restitution: None, friction: 0.0 };
+                let c = Constraint {
+                    name: "c".into(),
+                    kind: *kind,
+                    geometry: geometry.clone(),
+                    restitution: None,
+                    friction: 0.0,
+                };
                 let ev = c.eval(&bodies, &q0, &qd);
                 let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
                 let gdot = (g(e) - g(-e)) / (2.0 * e);

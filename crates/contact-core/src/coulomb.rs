@@ -509,7 +509,8 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
                 let better = match best {
                     None => true,
                     Some((bi, br)) => {
-                        ratio < br - 1e-12 * scale || (ratio <= br + 1e-12 * scale && basis[i] == 2 * n && basis[bi] != 2 * n)
+                        ratio < br - 1e-12 * scale
+                            || (ratio <= br + 1e-12 * scale && basis[i] == 2 * n && basis[bi] != 2 * n)
                     }
                 };
                 if better {
@@ -553,7 +554,10 @@ mod tests {
         };
         let mut all: Vec<Vec<Mode>> = vec![Vec::new()];
         for i in 0..p.nnormal {
-            all = all.into_iter().flat_map(|v| choices(i).into_iter().map(move |c| [v.clone(), vec![c]].concat())).collect();
+            all = all
+                .into_iter()
+                .flat_map(|v| choices(i).into_iter().map(move |c| [v.clone(), vec![c]].concat()))
+                .collect();
         }
         all.into_iter()
             .filter_map(|modes| {

@@ -10,7 +10,7 @@
 //! tangential row:  w_t = J_t q̈ + J̇_t q̇ + v_t / h = v_t⁺ / h  (v_t⁺ = v_t + h v̇_t, the slip at the step's end)
 //! ```
 //!
-//! * A contact that **slides** (`|v_t|` above 1 µm/s, in the scene's units)
+//! * A contact that **slides** (`|v_t|` above 1 mm/s, in the scene's units)
 //!   takes Coulomb's sliding force `λ_t = −μ λ_n sign(v_t)`: its normal
 //!   column becomes `J_nᵀ − μ sign(v_t) J_tᵀ`. If its slip would reverse
 //!   within the step (`sign(v_t) w_t < 0`) it is solved again as one that
@@ -44,8 +44,10 @@ use crate::kkt::{ContactProblem, KktSolution};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
 
 /// A contact slides above this fraction of the separating speed
-/// ([`crate::active_set::Tolerances`]): 1 µm/s in SI units.
-pub const SLIDING: f64 = 1e-3;
+/// ([`crate::active_set::Tolerances`]): 1 mm/s in SI units. Below, it is
+/// one that may stick: a contact held at `v_t⁺ = 0` keeps a slip of
+/// `O(h²)` from its turning rows (µm/s), which must not count as sliding.
+pub const SLIDING: f64 = 1.0;
 
 /// The answer of the frictional problem on the candidates `cand` (the
 /// equalities first, `neq` of them), warm-started from `warm` (each
@@ -125,12 +127,14 @@ pub fn solve(
                     }
                     match problem.solve(problem.start(&warm_local)) {
                         Ok(ans) => break ans,
-                        Err(_) => break crate::coulomb::Answer {
-                            lambda: vec![0.0; m],
-                            modes: vec![Mode::Off; normals.len()],
-                            rounds: Vec::new(),
-                            lemke: true,
-                        },
+                        Err(_) => {
+                            break crate::coulomb::Answer {
+                                lambda: vec![0.0; m],
+                                modes: vec![Mode::Off; normals.len()],
+                                rounds: Vec::new(),
+                                lemke: true,
+                            };
+                        }
                     }
                 }
             }
@@ -188,12 +192,8 @@ pub fn solve(
         trace.iterations.push(it);
     }
     let qdd = p.accelerations_with_friction(&lambda, &friction);
-    let residual = cand
-        .iter()
-        .zip(&handled)
-        .filter(|(_, h)| **h)
-        .map(|(&k, _)| p.tendency(k, &qdd).abs())
-        .fold(0.0, f64::max);
+    let residual =
+        cand.iter().zip(&handled).filter(|(_, h)| **h).map(|(&k, _)| p.tendency(k, &qdd).abs()).fold(0.0, f64::max);
     trace.inconsistent = inconsistent.clone();
     (KktSolution { qdd, lambda, residual, dependent: Vec::new(), friction, inconsistent }, handled)
 }
@@ -221,7 +221,8 @@ fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
         i
     }
     let columns = |k: usize| -> Vec<usize> {
-        let mut c: Vec<usize> = p.rows[k].row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i).collect();
+        let mut c: Vec<usize> =
+            p.rows[k].row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i).collect();
         if let Some(t) = &p.tangents[k] {
             c.extend(t.row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i));
         }

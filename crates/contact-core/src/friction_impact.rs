@@ -66,7 +66,12 @@ pub(crate) fn resolve(
     let mut vt = Vec::new();
     for (i, &k) in rows.iter().enumerate().skip(neq) {
         if let Some(t) = &problem.tangents[k] {
-            contacts.push(FrictionContact { normal: i, tangent: rows.len() + contacts.len(), mu: problem.mu[k], sliding: None });
+            contacts.push(FrictionContact {
+                normal: i,
+                tangent: rows.len() + contacts.len(),
+                mu: problem.mu[k],
+                sliding: None,
+            });
             jrows.push(&t.row);
             vt.push(t.row.dot(qd));
         }
@@ -124,10 +129,6 @@ pub(crate) fn resolve(
     state.qd = qd_after;
     Impulses {
         normal: rows.iter().zip(&lambda).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)).collect(),
-        tangential: contacts
-            .iter()
-            .map(|c| (rows[c.normal], lambda[c.tangent]))
-            .filter(|(_, p)| *p != 0.0)
-            .collect(),
+        tangential: contacts.iter().map(|c| (rows[c.normal], lambda[c.tangent])).filter(|(_, p)| *p != 0.0).collect(),
     }
 }

@@ -46,10 +46,7 @@ fn downhill(w: &World, theta: f64, start: (f64, f64)) -> (f64, f64) {
 fn block(theta: f64, mu: f64) -> (Scene, (f64, f64)) {
     let c = on_slope(theta, 1.0, 0.05);
     let s = scene(
-        &format!(
-            "Box(name: \"block\", position: ({}, {}), angle: {theta}, size: (0.2, 0.1), mass: 1)",
-            c.0, c.1
-        ),
+        &format!("Box(name: \"block\", position: ({}, {}), angle: {theta}, size: (0.2, 0.1), mass: 1)", c.0, c.1),
         &slope(theta, mu),
     );
     (s, c)
@@ -82,7 +79,8 @@ fn a_block_slides_down_an_incline_at_g_sin_minus_mu_cos() {
 
 fn disc(theta: f64, mu: f64) -> (Scene, (f64, f64)) {
     let c = on_slope(theta, 1.0, 0.1);
-    let s = scene(&format!("Disc(name: \"disc\", position: ({}, {}), radius: 0.1, mass: 1)", c.0, c.1), &slope(theta, mu));
+    let s =
+        scene(&format!("Disc(name: \"disc\", position: ({}, {}), radius: 0.1, mass: 1)", c.0, c.1), &slope(theta, mu));
     (s, c)
 }
 
@@ -145,7 +143,6 @@ fn a_disc_launched_without_spin_starts_to_roll() {
     // Rolling, it keeps its speed.
     assert_relative_eq!(s.world.state.qd[0], v, max_relative = 1e-9);
 }
-
 
 /// The ladder of `ladder.ron` (2 m, 60° from the floor, a smooth wall) on
 /// a rough floor stands when `μ ≥ 1/(2 tan β) = 0.2887`, and slides below.

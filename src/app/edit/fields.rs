@@ -45,6 +45,11 @@ fn opt(label: &'static str, v: Option<f64>, hint: &'static str) -> Field {
     Field { label, value: v.map_or(String::new(), |v| format!("{v}")), hint }
 }
 
+/// Coulomb's `μ` (0: frictionless; only the Exact solver uses it).
+fn mu(label: &'static str, v: f64) -> Field {
+    Field { label, value: format!("{v}"), hint: "Coulomb's μ ≥ 0; 0: frictionless (Exact only)" }
+}
+
 fn text(label: &'static str, v: &str) -> Field {
     Field { label, value: v.to_string(), hint: "" }
 }
@@ -62,6 +67,7 @@ pub fn scene_fields(doc: &SceneDoc) -> Vec<Field> {
         num("solver.tau", f.solver.tau),
         num("solver.restitution", f.solver.restitution),
         opt("ball_pair_restitution", f.ball_pair_restitution, "blank: the solver's"),
+        mu("pair_friction", f.pair_friction),
         opt("solver.start_tolerance", f.solver.start_tolerance, "blank: 1e-9 length units"),
     ]
 }
@@ -104,11 +110,12 @@ pub fn fields_of(doc: &SceneDoc, item: &Item) -> Option<(&'static str, Vec<Field
                 num("normal.y", w.normal.1),
                 num("offset", w.offset),
                 opt("restitution", w.restitution, e),
+                mu("friction", w.friction),
             ];
             ("wall", fields)
         }
         Item::Constraint(name) => match doc.constraint(name)? {
-            ConstraintSpec::HalfPlane { body, normal, offset, restitution, .. } => (
+            ConstraintSpec::HalfPlane { body, normal, offset, restitution, friction, .. } => (
                 "half-plane",
                 vec![
                     text("name", name),
@@ -117,11 +124,19 @@ pub fn fields_of(doc: &SceneDoc, item: &Item) -> Option<(&'static str, Vec<Field
                     num("normal.y", normal.1),
                     num("offset", *offset),
                     opt("restitution", *restitution, e),
+                    mu("friction", *friction),
                 ],
             ),
-            ConstraintSpec::Contact { a, b, restitution, .. } => {
-                ("contact", vec![text("name", name), text("a", a), text("b", b), opt("restitution", *restitution, e)])
-            }
+            ConstraintSpec::Contact { a, b, restitution, friction, .. } => (
+                "contact",
+                vec![
+                    text("name", name),
+                    text("a", a),
+                    text("b", b),
+                    opt("restitution", *restitution, e),
+                    mu("friction", *friction),
+                ],
+            ),
             ConstraintSpec::Rod { a, b, length, .. } => (
                 "rod",
                 vec![
@@ -362,6 +377,7 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                 "solver.tau" => f.solver.tau = number()?,
                 "solver.restitution" => f.solver.restitution = number()?,
                 "ball_pair_restitution" => f.ball_pair_restitution = optional()?,
+                "pair_friction" => f.pair_friction = number()?,
                 "solver.start_tolerance" => f.solver.start_tolerance = optional()?,
                 "solver.units.length" => f.solver.units.length = number()?,
                 "solver.units.time" => f.solver.units.time = number()?,
@@ -406,6 +422,7 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                 "normal.y" => w.normal.1 = number()?,
                 "offset" => w.offset = number()?,
                 "restitution" => w.restitution = optional()?,
+                "friction" => w.friction = number()?,
                 _ => return Err(bad()),
             }
         }
@@ -438,6 +455,9 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                     | ConstraintSpec::BeadBound { restitution, .. },
                     "restitution",
                 ) => *restitution = optional()?,
+                (ConstraintSpec::HalfPlane { friction, .. } | ConstraintSpec::Contact { friction, .. }, "friction") => {
+                    *friction = number()?
+                }
                 _ => return Err(bad()),
             }
         }

@@ -147,8 +147,8 @@ impl Coulomb {
 
     /// Row `k`'s slip `v_t` in `world` now (0 without friction).
     pub fn slip(world: &contact_core::World, k: usize) -> f64 {
-        let (m, s) = (&world.model, &world.state);
-        contact_core::tangent::tangent_row(&m.constraints[k], &m.bodies, &s.q, &s.qd).map_or(0.0, |r| r.g)
+        let v = super::series::slip(world, k);
+        if v.is_finite() { v } else { 0.0 }
     }
 
     pub fn label(self) -> &'static str {

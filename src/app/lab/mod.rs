@@ -41,8 +41,7 @@ use bevy::prelude::*;
 
 pub use clock::open_clock;
 pub use components::{
-    Coulomb,
-    ConstraintState, ConstraintStatus, Coords, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
+    ConstraintState, ConstraintStatus, Coords, Coulomb, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };
 pub use format::{FORCE_ROUND_OFF, force, num};
 pub use frame::{

@@ -54,10 +54,7 @@ impl Source {
             Source::Lambda(k) => report.lambda.get(k).copied().unwrap_or(f64::NAN),
             Source::Handled(k) => report.handled.get(k).map_or(f64::NAN, |h| f64::from(u8::from(*h))),
             Source::Friction(k) => report.friction.get(k).copied().unwrap_or(0.0),
-            Source::Slip(k) => world.model.constraints.get(k).map_or(f64::NAN, |c| {
-                contact_core::tangent::tangent_row(c, &world.model.bodies, &world.state.q, &world.state.qd)
-                    .map_or(f64::NAN, |r| r.g)
-            }),
+            Source::Slip(k) => slip(world, k),
             // The step's share; a recorder adds them up.
             Source::FrictionWork => report.friction_work,
             Source::Absent => f64::NAN,
@@ -103,6 +100,15 @@ impl Source {
             Source::Iterations => "solves",
         }
     }
+}
+
+/// The slip `v_t` of contact `k` now (NaN for a row that is not a contact).
+pub fn slip(world: &World, k: usize) -> f64 {
+    let (m, s) = (&world.model, &world.state);
+    m.constraints
+        .get(k)
+        .and_then(|c| contact_core::tangent::tangent_row(c, &m.bodies, &s.q, &s.qd))
+        .map_or(f64::NAN, |r| r.g)
 }
 
 /// Resolves a series name against a world.

@@ -46,8 +46,8 @@ use bevy::prelude::*;
 use contact_core::StepStatus;
 
 use super::lab::{
-    ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion,
-    Status, StepInFlight, StepPhase, StepSettings, coords_of, sync_constraint_rows,
+    ConstraintStatus, Coords, InstallSceneSet, Lab, LabBody, LabConstraint, PhysicsSet, PointMotion, Status,
+    StepInFlight, StepPhase, StepSettings, coords_of, sync_constraint_rows,
 };
 pub use budget::{MAX_FRAME_DEBT, PhysicsBudget};
 

@@ -51,6 +51,19 @@ impl AlgorithmSwitcher<'_, '_, '_> {
                 ui.label(RichText::new(summary(a)).small().color(egui::Color32::from_gray(190)));
             }
         }
+        // Friction is the exact solver's: the paper's algorithms are written
+        // for frictionless rows and leave μ aside.
+        if lab.world.model.has_friction() {
+            let (text, color) = if current == Algorithm::Exact {
+                ("friction (Coulomb, μ) is solved by Exact alone", egui::Color32::from_gray(190))
+            } else {
+                (
+                    "this scene has friction: only Exact solves it; the paper's algorithms are frictionless and ignore μ",
+                    egui::Color32::from_rgb(255, 190, 60),
+                )
+            };
+            ui.label(RichText::new(text).small().color(color));
+        }
         ui.add_space(4.0);
         let Some(report) = &lab.report else {
             ui.label(RichText::new("no step yet: press Space or →").weak());

@@ -5,9 +5,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::{Column, PanelData};
-use crate::app::lab::{
-    ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette,
-};
+use crate::app::lab::{ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette};
 
 pub struct ConstraintTable<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,

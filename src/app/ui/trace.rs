@@ -99,19 +99,37 @@ impl TracePanel<'_, '_, '_> {
     }
 }
 
-/// `t = 0.4519 s: ball1:cushion activated, approaching at 1.2 m/s → impulse 0.3 N·s (simultaneous)`.
+/// `t = 0.4519 s: ball1:cushion activated, approaching at 1.2 m/s → impulse 0.3 N·s (simultaneous)`,
+/// with the friction impulses; or Painlevé's impact without collision.
 pub fn describe_event(ev: &contact_core::Event, names: &[String]) -> String {
     let name = |k: &usize| names.get(*k).cloned().unwrap_or_else(|| format!("#{k}"));
     let which: Vec<String> = ev.constraints.iter().map(name).collect();
     let speeds: Vec<String> = ev.approach_speed.iter().map(|(k, v)| format!("{} {:.3} m/s", name(k), v)).collect();
     let imp: Vec<String> =
         ev.impulse.iter().filter(|(_, p)| *p != 0.0).map(|(k, p)| format!("{} {}", name(k), num(*p))).collect();
+    if !ev.without_collision.is_empty() {
+        // Painlevé: no contact closed, but no force was consistent.
+        let fr: Vec<String> = ev.friction.iter().map(|(k, p)| format!("{} {}", name(k), num(*p))).collect();
+        return format!(
+            "t = {:.5} s: impact without collision: {} slid with no consistent force (Painlevé's paradox); \
+             impulses [N·s] {}; friction impulses {}; energy lost {} J",
+            ev.t,
+            which.join(", "),
+            imp.join(", "),
+            fr.join(", "),
+            num(ev.energy_lost)
+        );
+    }
     let mut s = format!("t = {:.5} s: rewound {} s into the step; {} activated", ev.t, num(ev.dt), which.join(", "));
     if !speeds.is_empty() {
         s += &format!("; approaching: {}", speeds.join(", "));
     }
     if !imp.is_empty() {
         s += &format!("; impulses [N·s] ({}): {}", ev.mode.label(), imp.join(", "));
+        if !ev.friction.is_empty() {
+            let fr: Vec<String> = ev.friction.iter().map(|(k, p)| format!("{} {}", name(k), num(*p))).collect();
+            s += &format!("; friction impulses (Coulomb, |P_t| ≤ μ P_n): {}", fr.join(", "));
+        }
         s += &format!("; energy lost {} J", num(ev.energy_lost));
     }
     s
@@ -124,6 +142,8 @@ fn colored(line: &str) -> RichText {
         base.color(egui::Color32::from_rgb(120, 220, 150))
     } else if line.contains("→ released") {
         base.color(egui::Color32::from_rgb(255, 140, 120))
+    } else if line.starts_with("no consistent contact force") || line.contains("→ slips") {
+        base.color(egui::Color32::from_rgb(255, 190, 60))
     } else if line.starts_with("iteration") {
         base.color(egui::Color32::from_gray(230))
     } else if line.ends_with(':') {

@@ -95,7 +95,10 @@ pub(super) fn add_constraint(
             }
             let offset = cx.finite(&f("offset"), *offset)?;
             let at = cx.finite2(&f("at"), *at)?;
-            Constraint { friction: mu, ..inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e) }
+            Constraint {
+                friction: mu,
+                ..inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e)
+            }
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
