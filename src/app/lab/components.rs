@@ -123,10 +123,11 @@ pub enum Coulomb {
     /// Not a contact with friction, or not pressed.
     #[default]
     None,
-    /// No slip: `|λ_t| ≤ μ λ_n` (a corner of a block held by two may sit on
-    /// the cone's edge: the split between them is not unique).
+    /// No slip, or a force inside the cone: `|λ_t| ≤ μ λ_n` (a corner of a
+    /// block held by two may sit on the cone's edge without slipping: the
+    /// split between them is not unique).
     Sticks,
-    /// Slipping: `|λ_t| = μ λ_n`, on the cone's edge, against the slip.
+    /// Slipping with `|λ_t| = μ λ_n`, on the cone's edge, against the slip.
     Slides,
 }
 
@@ -134,11 +135,13 @@ pub enum Coulomb {
 const SLIP: f64 = 1e-6;
 
 impl Coulomb {
-    /// From `μ`, whether it is pressed (`λ_n > 0`) and its slip `v_t` now.
-    pub fn of(mu: f64, handled: bool, lambda: f64, slip: f64) -> Coulomb {
+    /// From `μ`, whether it is pressed (`λ_n > 0`), its friction `λ_t` and
+    /// its slip `v_t` now: it slides when it slips with its force on the
+    /// cone's edge (a sticking row keeps a slip of µm/s from its turning).
+    pub fn of(mu: f64, handled: bool, lambda: f64, friction: f64, slip: f64) -> Coulomb {
         if mu <= 0.0 || !handled || lambda <= 0.0 {
             Coulomb::None
-        } else if slip.abs() > SLIP {
+        } else if slip.abs() > SLIP && friction.abs() >= mu * lambda * (1.0 - 1e-6) {
             Coulomb::Slides
         } else {
             Coulomb::Sticks
@@ -174,7 +177,8 @@ impl ConstraintStatus {
         let state = if world.row_asleep(k) { ConstraintState::Asleep } else { ConstraintState::of(g, handled, tol) };
         let (lambda, friction) = (report.lambda[k], report.friction.get(k).copied().unwrap_or(0.0));
         let mu = world.model.constraints[k].friction;
-        let coulomb = Coulomb::of(mu, handled, lambda, if mu > 0.0 { Coulomb::slip(world, k) } else { 0.0 });
+        let slip = if mu > 0.0 { Coulomb::slip(world, k) } else { 0.0 };
+        let coulomb = Coulomb::of(mu, handled, lambda, friction, slip);
         Some(ConstraintStatus { g, tendency: report.tendency[k], lambda, handled, state, friction, coulomb })
     }
 }

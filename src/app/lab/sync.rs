@@ -164,7 +164,8 @@ fn sync_components_from_core(world: &mut World) {
             s.state = ConstraintState::Handled;
         }
         let mu = core.model.constraints[k].friction;
-        s.coulomb = Coulomb::of(mu, s.handled, s.lambda, if mu > 0.0 { Coulomb::slip(&core, k) } else { 0.0 });
+        let slip = if mu > 0.0 { Coulomb::slip(&core, k) } else { 0.0 };
+        s.coulomb = Coulomb::of(mu, s.handled, s.lambda, s.friction, slip);
         if core.row_asleep(k) {
             s.state = ConstraintState::Asleep;
         }
