@@ -500,22 +500,41 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
     let scale = q.iter().map(|x| x.abs()).fold(0.0, f64::max).max(1.0);
     for _ in 0..(50 * n + 100) {
         let entering = if leaving < n { leaving + n } else { leaving - n };
-        // Ratio test; ties go to z₀ leaving, then the lowest row.
+        // Ratio test, lexicographic (ties broken by the rows of B⁻¹, the w
+        // columns of the tableau, divided by the pivot): no cycling on the
+        // degenerate problems of hyperstatic contacts. z₀ leaves first on a tie.
         let mut best: Option<(usize, f64)> = None;
         for i in 0..n {
             let c = t[(i, entering)];
-            if c > 1e-12 {
-                let ratio = t[(i, 2 * n + 1)] / c;
-                let better = match best {
-                    None => true,
-                    Some((bi, br)) => {
-                        ratio < br - 1e-12 * scale
-                            || (ratio <= br + 1e-12 * scale && basis[i] == 2 * n && basis[bi] != 2 * n)
+            if c <= 1e-12 {
+                continue;
+            }
+            let ratio = t[(i, 2 * n + 1)] / c;
+            let better = match best {
+                None => true,
+                Some((bi, br)) => {
+                    if ratio < br - 1e-12 * scale {
+                        true
+                    } else if ratio > br + 1e-12 * scale {
+                        false
+                    } else if basis[i] == 2 * n || basis[bi] == 2 * n {
+                        basis[i] == 2 * n
+                    } else {
+                        let cb = t[(bi, entering)];
+                        let mut smaller = false;
+                        for j in 0..n {
+                            let (a, b) = (t[(i, j)] / c, t[(bi, j)] / cb);
+                            if (a - b).abs() > 1e-14 {
+                                smaller = a < b;
+                                break;
+                            }
+                        }
+                        smaller
                     }
-                };
-                if better {
-                    best = Some((i, ratio));
                 }
+            };
+            if better {
+                best = Some((i, ratio));
             }
         }
         let (r, _) = best?;

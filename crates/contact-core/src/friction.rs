@@ -41,6 +41,7 @@ use nalgebra::DMatrix;
 use crate::constraint::SparseRow;
 use crate::coulomb::{Change, Failure, FrictionContact, Mode, Problem};
 use crate::kkt::{ContactProblem, KktSolution};
+use crate::lcp::{Cap, Stop, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
 
 /// A contact slides above this fraction of the separating speed
@@ -96,7 +97,16 @@ pub fn solve(
         let m = rows.len();
         let a = DMatrix::from_fn(m, m, |i, j| rows[i].weighted_dot(rows[j], &p.minv));
         let mut problem = Problem { a, b, neq: neq_local, nnormal: normals.len(), contacts };
-        let warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
+        // The island's frictionless answer (the exact LCP of eq. 6): where no
+        // row was handled at the last step (a first contact, the first step)
+        // its handled set is the start, each contact sticking; a pile at rest
+        // is then confirmed in one round. It is also the fallback.
+        let ks: Vec<usize> = normals.iter().map(|&i| cand[i]).collect();
+        let frictionless = || solve_lcp(&p.graph(&ks), &p.rhs(&ks, &free), neq_local, &[], 0.0);
+        let mut warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
+        if !warm_local[neq_local..].iter().any(|w| *w) {
+            warm_local = frictionless().clamped;
+        }
         let mut start = problem.start(&warm_local);
         let answer = loop {
             match problem.solve(start.clone()) {
@@ -117,7 +127,7 @@ pub fn solve(
                     }
                     start = ans.modes;
                 }
-                Err(Failure::Inconsistent(cs)) => {
+                Err(Failure::Inconsistent(cs)) if !cs.is_empty() => {
                     // No answer with these slides (Painlevé): the step takes an
                     // impulse first. For now, the same contacts as ones that may
                     // stick (the answer the step would use if it could not).
@@ -125,17 +135,17 @@ pub fn solve(
                     for fc in &mut problem.contacts {
                         fc.sliding = None;
                     }
-                    match problem.solve(problem.start(&warm_local)) {
-                        Ok(ans) => break ans,
-                        Err(_) => {
-                            break crate::coulomb::Answer {
-                                lambda: vec![0.0; m],
-                                modes: vec![Mode::Off; normals.len()],
-                                rounds: Vec::new(),
-                                lemke: true,
-                            };
-                        }
-                    }
+                    start = problem.start(&warm_local);
+                }
+                Err(Failure::Inconsistent(_)) => {
+                    // No answer found with friction and no slide to blame: the
+                    // island's frictionless answer, and the trace says so.
+                    let lcp = frictionless();
+                    let mut lambda = lcp.lambda.clone();
+                    lambda.resize(m, 0.0);
+                    let modes = lcp.clamped.iter().map(|&c| if c { Mode::On } else { Mode::Off }).collect();
+                    trace.capped.get_or_insert(Cap { rows: normals.len(), pivots: 0, why: Stop::Friction });
+                    break crate::coulomb::Answer { lambda, modes, rounds: Vec::new(), lemke: true };
                 }
             }
         };

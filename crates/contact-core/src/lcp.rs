@@ -156,6 +156,10 @@ pub enum Stop {
     Interior(usize),
     /// The answer misses the contract ([`contract_ratio`]) by this factor.
     Contract(f64),
+    /// With friction: neither pivoting nor Lemke's method found a
+    /// complementary answer on an island with no sliding contact; the step
+    /// took the island's frictionless answer ([`crate::friction`]).
+    Friction,
 }
 
 impl Cap {
@@ -178,6 +182,10 @@ impl Cap {
             Stop::Contract(ratio) => format!(
                 "the exact answer on {rows} rows misses its contract (λ ≥ −ε_λ, a ≥ −ε_a, |λ a| ≤ ε_c) by a factor \
                  of {ratio:.1}"
+            ),
+            Stop::Friction => format!(
+                "no answer with Coulomb friction on an island of {rows} contacts (Lemke's method ended on a ray): \
+                 the step took its frictionless answer"
             ),
         }
     }

@@ -207,12 +207,17 @@ pub fn series_names(model: &Model) -> Vec<String> {
             out.push(format!("{}.slip", c.name));
         }
     }
-    if model.has_friction() {
-        out.push("friction_work".into());
-    }
     out
 }
 
 /// Series that are not tied to a coordinate or a constraint.
-pub const GLOBAL_SERIES: [&str; 7] =
-    ["max_violation", "kinetic_energy", "rotational_energy", "total_energy", "user_work", "handled", "iterations"];
+pub const GLOBAL_SERIES: [&str; 8] = [
+    "max_violation",
+    "kinetic_energy",
+    "rotational_energy",
+    "total_energy",
+    "user_work",
+    "friction_work",
+    "handled",
+    "iterations",
+];

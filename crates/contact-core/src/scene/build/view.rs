@@ -57,7 +57,7 @@ pub(super) fn plots(cx: &Ctx, specs: &[PlotSpec], model: &Model) -> Result<Vec<P
                 return Err(cx.err(
                     &format!("plots[{i}].series[{j}]"),
                     format!(
-                        "unknown series `{s}`: use BODY.COORD[.v|.a], CONSTRAINT.g|.lambda|.handled, or one of {}",
+                        "unknown series `{s}`: use BODY.COORD[.v|.a], CONSTRAINT.g|.lambda|.handled (with friction also .friction|.slip), or one of {}",
                         crate::scene::GLOBAL_SERIES.join(", ")
                     ),
                 ));
