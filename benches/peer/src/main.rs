@@ -61,7 +61,9 @@ enum AlgorithmArg {
 /// seconds, then times `duration / h` steps of each. Rapier runs with its default
 /// solver settings (4 solver iterations, 1 internal PGS and 1 stabilization
 /// iteration, its default contact softness and speculative margin), except that
-/// friction is 0 (our model is frictionless), the rotations of balls are locked
+/// friction is `--friction` (0 by default) on both sides (every collider in
+/// rapier, combine rule `Min`; every contact row, wall and generated pair in
+/// contact-lab), the rotations of balls are locked
 /// (our balls are points with a radius; boxes, polygons and discs turn, with
 /// contact-lab's mass and inertia) and, unless `--rapier-sleep`, bodies never
 /// sleep (ours never do).
@@ -125,6 +127,11 @@ struct Args {
     /// Write every timed step to this CSV file: engine, step, µs, thread CPU µs, penetration (m), events.
     #[arg(long)]
     steps_csv: Option<PathBuf>,
+    /// Coulomb's μ of every contact in both engines (replacing the scene's own):
+    /// contact-lab's walls, generated pairs and contact rows (solved by Exact),
+    /// rapier's colliders (combine rule `Min`). 0: frictionless.
+    #[arg(long, value_name = "MU", default_value_t = 0.0)]
+    friction: f64,
 }
 
 fn main() {
@@ -182,8 +189,12 @@ fn run(args: &Args) -> Result<(), String> {
     let steps = (duration / h).round() as usize;
     let settle_steps = (settle / h).round() as usize;
 
+    if !(args.friction.is_finite() && args.friction >= 0.0) {
+        return Err(format!("--friction {}: μ must be a finite number ≥ 0", args.friction));
+    }
     let mut world = world;
-    let mut desc = Desc::of(&world)?;
+    let scene_friction = set_friction(&mut world, args.friction);
+    let mut desc = Desc::of(&world, args.friction)?;
     let algorithms: Vec<Algorithm> = match args.algorithm {
         None => vec![world.settings.algorithm],
         Some(AlgorithmArg::Right) => vec![Algorithm::Right],
@@ -207,9 +218,15 @@ fn run(args: &Args) -> Result<(), String> {
         steps,
     );
     println!(
-        "restitution: ball-ball {}, walls {:?}; gravity ({}, {})",
+        "restitution: ball-ball {}, walls {:?}; friction μ = {} (every contact, both engines{}); gravity ({}, {})",
         desc.pair_restitution,
         desc.walls.iter().map(|w| w.restitution).collect::<Vec<_>>(),
+        desc.friction,
+        if scene_friction != args.friction && scene_friction > 0.0 {
+            format!("; the scene's own, up to {scene_friction}, replaced")
+        } else {
+            String::new()
+        },
         desc.gravity.0,
         desc.gravity.1,
     );
@@ -266,6 +283,39 @@ fn run(args: &Args) -> Result<(), String> {
     println!();
     print_displacements(&rows, &desc, settle + duration);
     Ok(())
+}
+
+/// Sets Coulomb's `μ` of every contact of the world to `mu`: the contact
+/// generator's pairs and walls (the rows it makes from now on), and every
+/// contact row already in `model.constraints`: the explicit ones (`HalfPlane`,
+/// `Contact`) and the generated ones made at load (a row whose key stays is
+/// kept, not made again, so it would keep the scene's μ). Returns the
+/// largest μ the scene had.
+fn set_friction(world: &mut World, mu: f64) -> f64 {
+    let model = &mut world.model;
+    let mut before = 0.0_f64;
+    if let Some(g) = model.contacts.as_mut() {
+        before = before.max(g.pair_friction);
+        g.pair_friction = mu;
+        for w in &mut g.walls {
+            before = before.max(w.friction);
+            w.friction = mu;
+        }
+    }
+    for c in &mut model.constraints {
+        let contact = matches!(
+            c.geometry,
+            Geometry::HalfPlane { .. }
+                | Geometry::Contact { .. }
+                | Geometry::CornerEdge { .. }
+                | Geometry::CornerDisc { .. }
+        );
+        if c.is_inequality() && contact {
+            before = before.max(c.friction);
+            c.friction = mu;
+        }
+    }
+    before
 }
 
 fn alg_name(a: Algorithm) -> &'static str {
@@ -386,6 +436,8 @@ struct Desc {
     pair_restitution: f64,
     /// Restitution of the walls that do not say.
     default_restitution: f64,
+    /// Coulomb's μ of every collider (`--friction`).
+    friction: f64,
 }
 
 fn outline_of(shape: &Shape) -> Outline {
@@ -397,7 +449,7 @@ fn outline_of(shape: &Shape) -> Outline {
 }
 
 impl Desc {
-    fn of(world: &World) -> Result<Desc, String> {
+    fn of(world: &World, friction: f64) -> Result<Desc, String> {
         let model = &world.model;
         let (q, qd) = (&world.state.q, &world.state.qd);
         let mut pieces = Vec::new();
@@ -505,6 +557,7 @@ impl Desc {
             gravity: (model.gravity.x, model.gravity.y),
             pair_restitution: pair_restitution_of(world),
             default_restitution,
+            friction,
         })
     }
 
@@ -886,7 +939,7 @@ impl Rapier {
                 },
             };
             let mut co = co
-                .friction(0.0)
+                .friction(desc.friction)
                 .friction_combine_rule(CoefficientCombineRule::Min)
                 .restitution(ball_e)
                 .restitution_combine_rule(rule);
@@ -917,7 +970,7 @@ impl Rapier {
             // is n·p ≤ offset, so the fixed body sits at offset·n.
             let rb = RigidBodyBuilder::fixed().translation(n * wall.offset);
             let co = ColliderBuilder::halfspace(Unit::new_unchecked(n))
-                .friction(0.0)
+                .friction(desc.friction)
                 .friction_combine_rule(CoefficientCombineRule::Min)
                 .restitution(wall_e(e))
                 .restitution_combine_rule(rule);

@@ -100,7 +100,8 @@ const TOKENS: &str = r##"( ) [ ] { } , : " ' \ // /* */ # r#" b" Some( None () "
     ball_pile: solver: view: plots: duration: position: velocity: mass: radius: force: damping: curve: u: u_dot:
     body: a: b: normal: offset: length: min: max: restitution: count: prefix: first: columns: spacing: stagger:
     algorithm: dt: tau: events: impulses: max_events_per_step: min_impact_speed: series: title: steps: scene: balls:
-    text: look: Box Polygon Disc Pin angle: angular_velocity: inertia: size: vertices: fixed: at: at_a: at_b:"##;
+    text: look: Box Polygon Disc Pin angle: angular_velocity: inertia: size: vertices: fixed: at: at_a: at_b:
+    friction: pair_friction:"##;
 const SPACED_TOKENS: [&str; 2] = ["(0, 0)", "#![enable(implicit_some)]"];
 
 /// Numbers that break naive code: non-finite, extreme, overflowing, malformed.
