@@ -45,9 +45,13 @@ fn opt(label: &'static str, v: Option<f64>, hint: &'static str) -> Field {
     Field { label, value: v.map_or(String::new(), |v| format!("{v}")), hint }
 }
 
-/// Coulomb's `μ` (0: frictionless; only the Exact solver uses it).
+/// Coulomb's `μ`, blank when 0 (frictionless; only the Exact solver uses it).
 fn mu(label: &'static str, v: f64) -> Field {
-    Field { label, value: format!("{v}"), hint: "Coulomb's μ ≥ 0; 0: frictionless (Exact only)" }
+    Field {
+        label,
+        value: if v == 0.0 { String::new() } else { format!("{v}") },
+        hint: "blank: frictionless (Coulomb's μ; Exact only)",
+    }
 }
 
 fn text(label: &'static str, v: &str) -> Field {
@@ -354,6 +358,8 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
     let t = text.trim();
     let number = || t.parse::<f64>().map_err(|_| format!("field `{path}`: `{text}` is not a number"));
     let optional = || if t.is_empty() { Ok(None) } else { number().map(Some) };
+    // Coulomb's μ: blank is 0 (frictionless).
+    let mu = || optional().map(|v| v.unwrap_or(0.0));
     let bad = || format!("field `{path}`: not a field of this item");
     if label == "name" {
         if t.is_empty() {
@@ -377,7 +383,7 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                 "solver.tau" => f.solver.tau = number()?,
                 "solver.restitution" => f.solver.restitution = number()?,
                 "ball_pair_restitution" => f.ball_pair_restitution = optional()?,
-                "pair_friction" => f.pair_friction = number()?,
+                "pair_friction" => f.pair_friction = mu()?,
                 "solver.start_tolerance" => f.solver.start_tolerance = optional()?,
                 "solver.units.length" => f.solver.units.length = number()?,
                 "solver.units.time" => f.solver.units.time = number()?,
@@ -422,7 +428,7 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                 "normal.y" => w.normal.1 = number()?,
                 "offset" => w.offset = number()?,
                 "restitution" => w.restitution = optional()?,
-                "friction" => w.friction = number()?,
+                "friction" => w.friction = mu()?,
                 _ => return Err(bad()),
             }
         }
@@ -456,7 +462,7 @@ pub fn with_field(doc: &SceneDoc, item: Option<&Item>, label: &str, text: &str) 
                     "restitution",
                 ) => *restitution = optional()?,
                 (ConstraintSpec::HalfPlane { friction, .. } | ConstraintSpec::Contact { friction, .. }, "friction") => {
-                    *friction = number()?
+                    *friction = mu()?
                 }
                 _ => return Err(bad()),
             }
