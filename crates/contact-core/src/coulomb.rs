@@ -293,21 +293,46 @@ impl Problem {
             .collect()
     }
 
-    /// Solves the problem from the statuses `modes` (see the module docs).
-    pub fn solve(&self, mut modes: Vec<Mode>) -> Result<Answer, Failure> {
-        let mut rounds: Vec<Round> = Vec::new();
+    /// Solves the problem from the statuses `modes` (see the module docs):
+    /// pivoting from them, then from every contact off (apart: a resting
+    /// contact that slides takes no impulse), then Lemke's method.
+    pub fn solve(&self, modes: Vec<Mode>) -> Result<Answer, Failure> {
+        let mut rounds = Vec::new();
+        let off: Vec<Mode> = (0..self.nnormal).map(|i| if i < self.neq { Mode::On } else { Mode::Off }).collect();
+        let starts = if modes == off { vec![modes] } else { vec![modes, off] };
+        for start in starts {
+            match self.pivot(start, &mut rounds) {
+                Some(lambda_modes) => {
+                    let (lambda, modes) = lambda_modes;
+                    return Ok(Answer { lambda, modes, rounds, lemke: false });
+                }
+                None => continue,
+            }
+        }
+        let mut answer = self.lemke()?;
+        // Lemke's answer is the last round (no change after it).
+        let w = self.w(&answer.lambda);
+        rounds.push(Round { modes: answer.modes.clone(), lambda: answer.lambda.clone(), w, changes: Vec::new() });
+        answer.rounds = rounds;
+        Ok(answer)
+    }
+
+    /// Pivoting on the statuses from `modes`, its rounds appended to
+    /// `rounds`: the answer, or `None` when a status comes back (a cycle) or
+    /// the rounds run out.
+    fn pivot(&self, mut modes: Vec<Mode>, rounds: &mut Vec<Round>) -> Option<(Vec<f64>, Vec<Mode>)> {
         let mut seen: Vec<Vec<Mode>> = Vec::new();
         let mut last_broken = usize::MAX;
         let cap = 4 * self.nnormal + 20;
         for _ in 0..cap {
-            let Some(lambda) = self.solve_modes(&modes) else { break };
+            let lambda = self.solve_modes(&modes)?;
             let w = self.w(&lambda);
             let broken = self.broken(&modes, &lambda, &w);
             seen.push(modes.clone());
             let mut round = Round { modes: modes.clone(), lambda: lambda.clone(), w, changes: Vec::new() };
             if broken.is_empty() {
                 rounds.push(round);
-                return Ok(Answer { lambda, modes, rounds, lemke: false });
+                return Some((lambda, modes));
             }
             // All at once while fewer break, else the first (Murty).
             let take = if broken.len() < last_broken { broken.len() } else { 1 };
@@ -319,16 +344,11 @@ impl Problem {
             }
             rounds.push(round);
             if seen.contains(&next) {
-                break;
+                return None;
             }
             modes = next;
         }
-        let mut answer = self.lemke()?;
-        // Lemke's answer is the last round (no change after it).
-        let w = self.w(&answer.lambda);
-        rounds.push(Round { modes: answer.modes.clone(), lambda: answer.lambda.clone(), w, changes: Vec::new() });
-        answer.rounds = rounds;
-        Ok(answer)
+        None
     }
 
     /// Lemke's method on the problem (module docs).

@@ -220,7 +220,7 @@ fn reason(change: Change) -> Reason {
 
 /// The candidates (local indices into `cand`) split into islands: rows that
 /// share a coordinate are in one island (directly or through others).
-fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
+pub(crate) fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
     let n = p.ndofs();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut i: usize) -> usize {

@@ -23,6 +23,11 @@
 //! bisected to 1e-9) that does not: **no impact creates energy**, whatever
 //! `e` and `μ`, and the plastic impact (`s = 0`) is always there.
 //!
+//! Each island (rows linked through a body, [`crate::friction`]) is its own
+//! problem. One with no answer (pivoting and Lemke's method both fail, which
+//! the tests have not met since every contact may also start apart) leaves
+//! the whole impact to the frictionless law of [`crate::impulse`].
+//!
 //! The rows are the equalities and the touching contacts; the speculative
 //! rows of the frictionless law ([`crate::impulse`]) are left to the next
 //! event. Each contact starts its pivoting as one that sticks, so a contact
@@ -35,6 +40,7 @@ use nalgebra::DMatrix;
 
 use crate::constraint::SparseRow;
 use crate::coulomb::{FrictionContact, Problem};
+use crate::friction::islands;
 use crate::kkt::ContactProblem;
 use crate::model::State;
 
@@ -50,16 +56,37 @@ fn kinetic(problem: &ContactProblem, qd: &[f64]) -> f64 {
 }
 
 /// Resolves the impact on `rows` (equalities first, `neq` of them, then
-/// touching contacts) at `state`, changing `q̇` only; `e(k, v)` is the
-/// restitution row `k` asks for at normal velocity `v`.
+/// touching contacts) at `state`, island by island, changing `q̇` only;
+/// `e(k, v)` is the restitution row `k` asks for at normal velocity `v`.
+/// `None` (and `q̇` untouched) when an island has no answer: the caller
+/// takes the frictionless law ([`crate::impulse`]).
 pub(crate) fn resolve(
     problem: &ContactProblem,
     state: &mut State,
     rows: &[usize],
     neq: usize,
     e: impl Fn(usize, f64) -> f64,
-) -> Impulses {
-    let qd = &state.qd;
+) -> Option<Impulses> {
+    let mut qd = state.qd.clone();
+    let mut out = Impulses { normal: Vec::new(), tangential: Vec::new() };
+    for island in islands(problem, rows) {
+        let sub: Vec<usize> = island.iter().map(|&i| rows[i]).collect();
+        let sub_neq = island.iter().take_while(|&&i| i < neq).count();
+        island_impact(problem, &mut qd, &sub, sub_neq, &e, &mut out)?;
+    }
+    state.qd = qd;
+    Some(out)
+}
+
+/// One island of [`resolve`]: its impulses into `out`, `q̇` changed.
+fn island_impact(
+    problem: &ContactProblem,
+    qd: &mut Vec<f64>,
+    rows: &[usize],
+    neq: usize,
+    e: &impl Fn(usize, f64) -> f64,
+    out: &mut Impulses,
+) -> Option<()> {
     let mut jrows: Vec<&SparseRow> = rows.iter().map(|&k| &problem.rows[k].row).collect();
     let v: Vec<f64> = jrows.iter().map(|r| r.dot(qd)).collect();
     let mut contacts = Vec::new();
@@ -91,12 +118,9 @@ pub(crate) fn resolve(
     };
     let before = kinetic(problem, qd);
     let warm: Vec<bool> = (0..rows.len()).map(|i| i >= neq).collect();
-    let solve = |b: Vec<f64>| -> Vec<f64> {
+    let solve = |b: Vec<f64>| -> Option<Vec<f64>> {
         let p = Problem { a: a.clone(), b, neq, nnormal: rows.len(), contacts: contacts.clone() };
-        match p.solve(p.start(&warm)) {
-            Ok(ans) => ans.lambda,
-            Err(_) => vec![0.0; m],
-        }
+        p.solve(p.start(&warm)).ok().map(|ans| ans.lambda)
     };
     let after = |lambda: &[f64]| -> Vec<f64> {
         let mut out = qd.clone();
@@ -107,28 +131,25 @@ pub(crate) fn resolve(
         }
         out
     };
-    let mut lambda = solve(b_with(1.0));
+    let mut lambda = solve(b_with(1.0))?;
     let mut qd_after = after(&lambda);
     let gains = |qd: &[f64]| kinetic(problem, qd) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE;
     // Newton's restitution with friction can create energy (Kane): then the
     // largest share of it that does not, by bisection (`e = 0` never does).
     if gains(&qd_after) {
         let (mut lo, mut hi) = (0.0, 1.0);
-        lambda = solve(b_with(0.0));
+        lambda = solve(b_with(0.0))?;
         for _ in 0..30 {
             let mid = 0.5 * (lo + hi);
-            let l = solve(b_with(mid));
-            if gains(&after(&l)) {
-                hi = mid;
-            } else {
-                (lo, lambda) = (mid, l);
+            match solve(b_with(mid)) {
+                Some(l) if !gains(&after(&l)) => (lo, lambda) = (mid, l),
+                _ => hi = mid,
             }
         }
         qd_after = after(&lambda);
     }
-    state.qd = qd_after;
-    Impulses {
-        normal: rows.iter().zip(&lambda).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)).collect(),
-        tangential: contacts.iter().map(|c| (rows[c.normal], lambda[c.tangent])).filter(|(_, p)| *p != 0.0).collect(),
-    }
+    *qd = qd_after;
+    out.normal.extend(rows.iter().zip(&lambda).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)));
+    out.tangential.extend(contacts.iter().map(|c| (rows[c.normal], lambda[c.tangent])).filter(|(_, p)| *p != 0.0));
+    Some(())
 }

@@ -367,8 +367,9 @@ pub(crate) fn resolve(
         if -v < impact.min_impact_speed || plastic[k] || lands_within_step { 0.0 } else { e }
     };
     // With friction on a touching contact: Moreau's law with Coulomb's cone.
-    if rows[neq..nactive].iter().any(|&k| problem.tangents[k].is_some()) {
-        let out = friction_impact::resolve(&problem, state, &rows[..nactive], neq, e);
+    if rows[neq..nactive].iter().any(|&k| problem.tangents[k].is_some())
+        && let Some(out) = friction_impact::resolve(&problem, state, &rows[..nactive], neq, e)
+    {
         return Resolution { approach_speed, impulse: out.normal, friction: out.tangential };
     }
     let graph = problem.graph(&rows);
@@ -456,6 +457,8 @@ pub(crate) fn without_collision(model: &Model, state: &mut State, impact: &Impac
     let mut rows = problem.equalities();
     let neq = rows.len();
     rows.extend((0..g.len()).filter(|&k| model.constraints[k].is_inequality() && g[k] <= impact.active));
-    let out = friction_impact::resolve(&problem, state, &rows, neq, |_, _| 0.0);
-    Resolution { approach_speed: Vec::new(), impulse: out.normal, friction: out.tangential }
+    match friction_impact::resolve(&problem, state, &rows, neq, |_, _| 0.0) {
+        Some(out) => Resolution { approach_speed: Vec::new(), impulse: out.normal, friction: out.tangential },
+        None => Resolution { approach_speed: Vec::new(), impulse: Vec::new(), friction: Vec::new() },
+    }
 }
