@@ -44,10 +44,11 @@
 //! corners, normal and tangent) for three relative coordinates: `A` is
 //! singular and `λ` not unique. Each solve factors `K + ε diag(|K|)` (`ε =
 //! 1e-10`) and refines twice, iterated Tikhonov: a solution of the consistent
-//! system, with the forces the smallest spread over the dependent rows. With
-//! no slip, `K` is `A` on the rows on, symmetric and sparse: the envelope
-//! Cholesky of [`crate::schur`] in reverse Cuthill–McKee order (a settled
-//! pyramid of 55 boxes); with a slip, a dense LU.
+//! system, with the forces the smallest spread over the dependent rows. `K`
+//! is `A` on the rows on, symmetric and sparse, plus one column per slip:
+//! the envelope Cholesky of [`crate::schur`] in reverse Cuthill–McKee order,
+//! with the slips by the Sherman–Morrison–Woodbury formula (up to 24 slips;
+//! a dense LU past that).
 //!
 //! **The contract.** An answer is accepted when every condition above holds
 //! to `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` on `w` and `ε_w/‖A‖` on `λ`, the same
@@ -206,12 +207,20 @@ impl Problem {
         // No slip: the system is `A` on the rows on, symmetric and sparse
         // (a pile): the envelope Cholesky of the frictionless solver. With a
         // slip, the columns are unsymmetric: dense LU.
-        let slips = rows.iter().any(|&r| r < self.nnormal && matches!(modes[r], Mode::Slip(_)));
-        let x = if slips {
+        // The slips: the column of each slipping normal gets −s μ A_{·t}.
+        let slips: Vec<(usize, usize, f64)> = self
+            .contacts
+            .iter()
+            .filter_map(|fc| match modes[fc.normal] {
+                Mode::Slip(s) => Some((rows.iter().position(|&r| r == fc.normal)?, fc.tangent, -s * fc.mu)),
+                _ => None,
+            })
+            .collect();
+        let x = if slips.len() <= MAX_WOODBURY {
+            sparse_solve(&self.a, &rows, &rhs, &slips)?
+        } else {
             let k = DMatrix::from_fn(n, n, |i, j| column(rows[i], rows[j]));
             regularized_solve(&k, &rhs)?
-        } else {
-            sparse_solve(&self.a, &rows, &rhs)?
         };
         for (i, &r) in rows.iter().enumerate() {
             lambda[r] = x[i];
@@ -468,10 +477,22 @@ impl Problem {
     }
 }
 
-/// `A_RR x = r` for the rows `R` of a symmetric `A`: the sparse envelope
-/// Cholesky ([`crate::schur`]) of `A_RR + ε diag(A_RR)`, in reverse
-/// Cuthill–McKee order, and two rounds of refinement (as [`regularized_solve`]).
-fn sparse_solve(a: &DMatrix<f64>, rows: &[usize], r: &DVector<f64>) -> Option<DVector<f64>> {
+/// Slips beyond this many take the dense LU rather than the Woodbury update.
+const MAX_WOODBURY: usize = 24;
+
+/// `K x = r` on the rows `R` of a symmetric `A`, `K = A_RR + U Vᵀ` with one
+/// column `U_c = coef_c A_{R t_c}` and `V_c = e_{p_c}` per slip `(p_c, t_c,
+/// coef_c)` (`p_c` the position of its normal in `R`): the sparse envelope
+/// Cholesky ([`crate::schur`]) of `S = A_RR + ε diag(A_RR)` in reverse
+/// Cuthill–McKee order, and the Sherman–Morrison–Woodbury formula
+/// `K⁻¹ = S⁻¹ − S⁻¹U (I + Vᵀ S⁻¹ U)⁻¹ Vᵀ S⁻¹` for the slips, then two
+/// rounds of refinement on `K` itself (as [`regularized_solve`]).
+fn sparse_solve(
+    a: &DMatrix<f64>,
+    rows: &[usize],
+    r: &DVector<f64>,
+    slips: &[(usize, usize, f64)],
+) -> Option<DVector<f64>> {
     let n = rows.len();
     let g = SchurGraph {
         diag: rows.iter().map(|&i| a[(i, i)]).collect(),
@@ -497,7 +518,7 @@ fn sparse_solve(a: &DMatrix<f64>, rows: &[usize], r: &DVector<f64>) -> Option<DV
             return None;
         }
     }
-    let solve = |r: &[f64]| -> Vec<f64> {
+    let solve_s = |r: &[f64]| -> Vec<f64> {
         let by_position: Vec<f64> = order.iter().map(|&i| r[i]).collect();
         let mut x = vec![0.0; n];
         for (p, v) in env.solve(&by_position).into_iter().enumerate() {
@@ -505,12 +526,39 @@ fn sparse_solve(a: &DMatrix<f64>, rows: &[usize], r: &DVector<f64>) -> Option<DV
         }
         x
     };
+    // Woodbury: Y = S⁻¹ U and the capacitance I + Vᵀ Y.
+    let k = slips.len();
+    let u: Vec<Vec<f64>> = slips.iter().map(|&(_, t, c)| rows.iter().map(|&i| c * a[(i, t)]).collect()).collect();
+    let y: Vec<Vec<f64>> = u.iter().map(|col| solve_s(col)).collect();
+    let capacitance = DMatrix::from_fn(k, k, |i, j| f64::from(u8::from(i == j)) + y[j][slips[i].0]).lu();
+    let solve_k = |r: &[f64]| -> Option<Vec<f64>> {
+        let mut x = solve_s(r);
+        if k > 0 {
+            let vx = DVector::from_fn(k, |c, _| x[slips[c].0]);
+            let z = capacitance.solve(&vx)?;
+            for (c, yc) in y.iter().enumerate() {
+                for (xi, yi) in x.iter_mut().zip(yc) {
+                    *xi -= yi * z[c];
+                }
+            }
+        }
+        Some(x)
+    };
+    let mul_k = |x: &[f64]| -> Vec<f64> {
+        let mut out = g.mul(x);
+        for (c, &(p, _, _)) in slips.iter().enumerate() {
+            for (o, ui) in out.iter_mut().zip(&u[c]) {
+                *o += ui * x[p];
+            }
+        }
+        out
+    };
     let rv: Vec<f64> = r.iter().copied().collect();
-    let mut x = solve(&rv);
+    let mut x = solve_k(&rv)?;
     for _ in 0..2 {
-        let ax = g.mul(&x);
-        let res: Vec<f64> = rv.iter().zip(&ax).map(|(r, a)| r - a).collect();
-        for (x, d) in x.iter_mut().zip(solve(&res)) {
+        let kx = mul_k(&x);
+        let res: Vec<f64> = rv.iter().zip(&kx).map(|(r, a)| r - a).collect();
+        for (x, d) in x.iter_mut().zip(solve_k(&res)?) {
             *x += d;
         }
     }
