@@ -141,10 +141,13 @@ pub struct Answer {
 /// Why no answer came.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
-    /// No `λ` satisfies the conditions: Lemke's method ended on a ray (with
-    /// sliding contacts, Painlevé's paradox). The sliding contacts (indices
-    /// into [`Problem::contacts`]).
+    /// No `λ` satisfies the conditions: Lemke's method ended on a ray. With
+    /// sliding contacts, Painlevé's paradox: those whose push drives them in
+    /// (`A_nn − s μ A_nt ≤ 0`), else every sliding one (indices into
+    /// [`Problem::contacts`]).
     Inconsistent(Vec<usize>),
+    /// Pivoting cycled and Lemke's method reached its cap: a numerical failure.
+    Unsolved,
 }
 
 /// Relative regularization of each LU (module docs).
@@ -216,11 +219,14 @@ impl Problem {
                 _ => None,
             })
             .collect();
-        let x = if slips.len() <= MAX_WOODBURY {
-            sparse_solve(&self.a, &rows, &rhs, &slips)?
-        } else {
-            let k = DMatrix::from_fn(n, n, |i, j| column(rows[i], rows[j]));
-            regularized_solve(&k, &rhs)?
+        // A row with no mass behind it (A_ii = 0) or too many slips: dense LU.
+        let sparse = if slips.len() <= MAX_WOODBURY { sparse_solve(&self.a, &rows, &rhs, &slips) } else { None };
+        let x = match sparse {
+            Some(x) => x,
+            None => {
+                let k = DMatrix::from_fn(n, n, |i, j| column(rows[i], rows[j]));
+                regularized_solve(&k, &rhs)?
+            }
         };
         for (i, &r) in rows.iter().enumerate() {
             lambda[r] = x[i];
@@ -420,8 +426,10 @@ impl Problem {
             mm[(beta, p)] = -1.0;
             mm[(beta, n)] = -1.0;
         }
-        let sliding: Vec<usize> = (0..self.contacts.len()).filter(|&c| self.contacts[c].sliding.is_some()).collect();
-        let z = lemke(&mm, &q).ok_or(Failure::Inconsistent(sliding))?;
+        let z = lemke(&mm, &q).map_err(|end| match end {
+            LemkeEnd::Ray => Failure::Inconsistent(self.blamed()),
+            LemkeEnd::Cap => Failure::Unsolved,
+        })?;
         let mut lambda: Vec<f64> = (&l * DVector::from_column_slice(&z)).iter().copied().collect();
         if let Some(x) = elim {
             // λ_E = A_EE⁻¹ (b_E − A_E· λ).
@@ -447,6 +455,31 @@ impl Problem {
             })
             .collect();
         Ok(Answer { lambda, modes, rounds: Vec::new(), lemke: true })
+    }
+
+    /// The sliding contacts whose push drives them in: `A_nn − s μ A_nt ≤ 0`
+    /// (Painlevé's coefficient).
+    pub fn painleve(&self) -> Vec<usize> {
+        (0..self.contacts.len())
+            .filter(|&c| {
+                let fc = self.contacts[c];
+                fc.sliding.is_some_and(|s| {
+                    self.a[(fc.normal, fc.normal)] - s * fc.mu * self.a[(fc.normal, fc.tangent)] <= 0.0
+                })
+            })
+            .collect()
+    }
+
+    /// The contacts to blame when no answer exists: those of
+    /// [`Self::painleve`], else every sliding one (several contacts can be
+    /// inconsistent together, each coefficient positive).
+    fn blamed(&self) -> Vec<usize> {
+        let own = self.painleve();
+        if own.is_empty() {
+            (0..self.contacts.len()).filter(|&c| self.contacts[c].sliding.is_some()).collect()
+        } else {
+            own
+        }
     }
 
     /// The worst broken condition relative to the contract (≤ 1: complementary).
@@ -588,12 +621,21 @@ fn regularized_solve_many(k: &DMatrix<f64>, r: &DMatrix<f64>) -> Option<DMatrix<
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
+/// How Lemke's method ended without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LemkeEnd {
+    /// On a ray: no answer exists (for the matrices here, Painlevé).
+    Ray,
+    /// At its pivot cap (`50 n + 100`): a numerical failure.
+    Cap,
+}
+
 /// Lemke's complementary pivoting for `w = M z + q ≥ 0`, `z ≥ 0`, `zᵀ w = 0`
-/// (covering vector `1`); `None` when it ends on a ray or at its cap.
-pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
+/// (covering vector `1`).
+pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Result<Vec<f64>, LemkeEnd> {
     let n = q.len();
     if q.iter().all(|&x| x >= 0.0) {
-        return Some(vec![0.0; n]);
+        return Ok(vec![0.0; n]);
     }
     // Tableau [I | −M | −1 | q]; variables w_0..n, z_0..n, z₀ = 2n.
     let cols = 2 * n + 2;
@@ -623,7 +665,7 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
             }
         }
     };
-    let r0 = (0..n).min_by(|&a, &b| q[a].total_cmp(&q[b]))?;
+    let r0 = (0..n).min_by(|&a, &b| q[a].total_cmp(&q[b])).ok_or(LemkeEnd::Cap)?;
     pivot(&mut t, r0, 2 * n);
     let mut leaving = basis[r0];
     basis[r0] = 2 * n;
@@ -667,7 +709,7 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
                 best = Some((i, ratio));
             }
         }
-        let (r, _) = best?;
+        let (r, _) = best.ok_or(LemkeEnd::Ray)?;
         pivot(&mut t, r, entering);
         leaving = basis[r];
         basis[r] = entering;
@@ -678,10 +720,10 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Option<Vec<f64>> {
                     z[v - n] = t[(i, 2 * n + 1)].max(0.0);
                 }
             }
-            return Some(z);
+            return Ok(z);
         }
     }
-    None
+    Err(LemkeEnd::Cap)
 }
 
 #[cfg(test)]
@@ -764,7 +806,7 @@ mod tests {
             if brute_force(&p).is_empty() {
                 continue;
             }
-            let ans = p.lemke().unwrap_or_else(|_| panic!("seed {seed}: Lemke ended on a ray"));
+            let ans = p.lemke().unwrap_or_else(|e| panic!("seed {seed}: Lemke failed: {e:?}"));
             assert!(p.contract_ratio(&ans) <= 1.0, "seed {seed}: ratio {}", p.contract_ratio(&ans));
         }
     }

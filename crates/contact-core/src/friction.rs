@@ -104,8 +104,24 @@ pub fn solve(
         let ks: Vec<usize> = normals.iter().map(|&i| cand[i]).collect();
         let frictionless = || solve_lcp(&p.graph(&ks), &p.rhs(&ks, &free), neq_local, &[], 0.0);
         let mut warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
+        if problem.contacts.is_empty() {
+            // No friction in this island: the frictionless exact LCP, as ever.
+            let lcp = frictionless();
+            for (l, &i) in normals.iter().enumerate() {
+                lambda[cand[i]] = lcp.lambda[l];
+                handled[i] = lcp.clamped[l];
+            }
+            trace.capped = trace.capped.or(lcp.capped);
+            continue;
+        }
         if !warm_local[neq_local..].iter().any(|w| *w) {
             warm_local = frictionless().clamped;
+        }
+        // A slide past Painlevé's bound starts apart: where the foot may
+        // lift (l θ̇² sin θ > g) that is the answer taken (docs/friction.md),
+        // not the other, pushed one.
+        for c in problem.painleve() {
+            warm_local[problem.contacts[c].normal] = false;
         }
         let mut start = problem.start(&warm_local);
         let answer = loop {
@@ -137,7 +153,7 @@ pub fn solve(
                     }
                     start = problem.start(&warm_local);
                 }
-                Err(Failure::Inconsistent(_)) => {
+                Err(Failure::Inconsistent(_) | Failure::Unsolved) => {
                     // No answer found with friction and no slide to blame: the
                     // island's frictionless answer, and the trace says so.
                     let lcp = frictionless();
@@ -149,6 +165,11 @@ pub fn solve(
                 }
             }
         };
+        // Every answer is held to the contract (module docs of `coulomb`).
+        let ratio = problem.contract_ratio(&answer);
+        if ratio > 1.0 && !answer.rounds.is_empty() {
+            trace.capped.get_or_insert(Cap { rows: normals.len(), pivots: 0, why: Stop::Contract(ratio) });
+        }
         let global = |l: usize| cand[normals[l]];
         // Each round as the island saw it, in constraint indices.
         let rounds: Vec<Iteration> = answer

@@ -104,6 +104,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::friction;
 use crate::friction_impact;
 use crate::kkt::ContactProblem;
 use crate::lcp::solve_lcp;
@@ -336,6 +337,22 @@ pub(crate) fn resolve(
     plastic: &[bool],
     h: f64,
 ) -> Resolution {
+    resolve_except(model, state, impact, g, plastic, h, &[])
+}
+
+/// [`resolve`] without the rows `except[k]` (all rows when empty). The
+/// islands that hold a touching contact with friction take Moreau's law with
+/// Coulomb's cone ([`crate::friction_impact`]); then the others the
+/// frictionless law below, from the velocities that left.
+fn resolve_except(
+    model: &Model,
+    state: &mut State,
+    impact: &Impact,
+    g: &[f64],
+    plastic: &[bool],
+    h: f64,
+    except: &[bool],
+) -> Resolution {
     let problem = ContactProblem::new(model, state, impact.tau);
     let speeds = Speeds::new(&impact.units);
     let qd = &state.qd;
@@ -346,11 +363,12 @@ pub(crate) fn resolve(
         .fold(0.0, f64::max);
     let band = impact.active + 2.0 * h.max(0.0) * speed;
     // Equalities first, then the active inequalities, then the speculative ones.
-    let mut rows = problem.equalities();
+    let kept = |k: &usize| !except.get(*k).copied().unwrap_or(false);
+    let mut rows: Vec<usize> = problem.equalities().into_iter().filter(kept).collect();
     let neq = rows.len();
-    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] <= impact.active));
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] <= impact.active).filter(kept));
     let nactive = rows.len();
-    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] > impact.active && g[k] <= band && h > 0.0));
+    rows.extend((0..g.len()).filter(|&k| ineq(k) && g[k] > impact.active && g[k] <= band && h > 0.0).filter(kept));
     // The lowest normal velocity after the impact each row allows (before restitution).
     let floor = |i: usize, k: usize| if i < nactive { 0.0 } else { -(g[k] - 0.5 * impact.active) / h };
     let v: Vec<f64> = rows.iter().map(|&k| problem.rows[k].row.dot(qd)).collect();
@@ -366,11 +384,30 @@ pub(crate) fn resolve(
         let lands_within_step = hop.iter().any(|&(j, a)| j == k && 2.0 * e * -v < a * h);
         if -v < impact.min_impact_speed || plastic[k] || lands_within_step { 0.0 } else { e }
     };
-    // With friction on a touching contact: Moreau's law with Coulomb's cone.
-    if rows[neq..nactive].iter().any(|&k| problem.tangents[k].is_some())
-        && let Some(out) = friction_impact::resolve(&problem, state, &rows[..nactive], neq, e)
-    {
-        return Resolution { approach_speed, impulse: out.normal, friction: out.tangential };
+    // The islands with friction on a touching contact: Moreau's law with
+    // Coulomb's cone; the rest below, without them.
+    let rough: Vec<usize> = friction::islands(&problem, &rows[..nactive])
+        .into_iter()
+        .filter(|island| island.iter().any(|&i| i >= neq && problem.tangents[rows[i]].is_some()))
+        .flatten()
+        .collect();
+    if !rough.is_empty() {
+        let mut local = rough.clone();
+        local.sort_unstable();
+        let sub: Vec<usize> = local.iter().map(|&i| rows[i]).collect();
+        let sub_neq = local.iter().take_while(|&&i| i < neq).count();
+        if let Some(out) = friction_impact::resolve(&problem, state, &sub, sub_neq, e) {
+            let mut skip = if except.is_empty() { vec![false; g.len()] } else { except.to_vec() };
+            for &k in &sub {
+                skip[k] = true;
+            }
+            let rest = resolve_except(model, state, impact, g, plastic, h, &skip);
+            let mut impulse = out.normal;
+            impulse.extend(rest.impulse);
+            let mut friction = out.tangential;
+            friction.extend(rest.friction);
+            return Resolution { approach_speed, impulse, friction };
+        }
     }
     let graph = problem.graph(&rows);
     let mut impulse = vec![0.0; rows.len()];

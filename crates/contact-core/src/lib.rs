@@ -52,7 +52,7 @@
 //! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish; with friction through `friction` | `active_set`, `choice`, `friction`, `kkt`, `lcp`, `trace` |
 //! | [`algorithm`] | solvers | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
 //! | [`friction_impact`] | step | impacts with friction: the velocity-level problem with Coulomb's cone, no energy made; Painlevé's impact without collision | `constraint`, `coulomb`, `friction`, `kkt`, `model` |
-//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law) | `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
+//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law); islands with friction through `friction_impact` | `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
 //! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
 //! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |

@@ -259,13 +259,16 @@ impl World {
                 break (problem, KktSolution { qdd: vec![f64::NAN; sol.qdd.len()], ..sol }, g);
             }
             let g_trial = self.model.constraint_values(&trial.q);
-            // What friction takes out over `s` of this sub-step: −s Σ λ_t J_t (q̇ + s q̈).
+            // What friction takes out over `s` of this sub-step: −s Σ λ_t v_t⁺,
+            // the slip at its end v_t⁺ = J_t q̇ + s (J_t q̈ + J̇_t q̇) (≥ 0 by
+            // complementarity: friction never opposes less than nothing).
             let dissipated = |s: f64, qd: &[f64]| -> f64 {
-                let end: Vec<f64> = qd.iter().zip(&sol.qdd).map(|(v, a)| v + s * a).collect();
                 sol.friction
                     .iter()
                     .zip(&problem.tangents)
-                    .filter_map(|(l, t)| t.as_ref().map(|t| -s * l * t.row.dot(&end)))
+                    .filter_map(|(l, t)| {
+                        t.as_ref().map(|t| -s * l * (t.row.dot(qd) + s * (t.row.dot(&sol.qdd) + t.jd_qd)))
+                    })
                     .sum::<f64>()
             };
             let qd_start = self.state.qd.clone();

@@ -364,3 +364,51 @@ fn billiard_balls_pick_up_spin_from_friction_between_them() {
     assert!((q[1] + q[4]).abs() < 1e-12);
     assert!(s.world.model.kinetic_energy(&s.world.state) <= e0);
 }
+
+/// Friction in one island changes nothing in another: a ball bouncing on a
+/// smooth floor (e = 0.8, Moreau's law) follows the same trajectory, bit
+/// for bit, whether or not a block slides on a rough slope elsewhere in the
+/// scene (the solve and the impacts take the rough island apart).
+#[test]
+fn a_rough_island_leaves_the_smooth_ones_bit_for_bit() {
+    let ball = "Ball(name: \"ball\", position: (5, 0.3), velocity: (0.3, 0), mass: 1, radius: 0.1)";
+    let floor = "HalfPlane(name: \"floor\", body: \"ball\", normal: (0, 1), restitution: 0.8)";
+    let theta = 30f64.to_radians();
+    let c = on_slope(theta, 1.0, 0.05);
+    let block = format!(
+        "Box(name: \"block\", position: ({}, {}), angle: {theta}, velocity: ({}, {}), size: (0.2, 0.1), mass: 1)",
+        c.0,
+        c.1,
+        -theta.cos(),
+        -theta.sin()
+    );
+    let slope = |name: &str, at: &str| {
+        format!(
+            "HalfPlane(name: \"{name}\", body: \"block\", normal: ({}, {}), at: ({at}, -0.05), friction: 0.2)",
+            -theta.sin(),
+            theta.cos()
+        )
+    };
+    let text = |bodies: String, constraints: String| {
+        format!(
+            "Scene(name: \"t\", gravity: (0, -9.81), bodies: [{bodies}], constraints: [{constraints}], \
+             solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0.5))"
+        )
+    };
+    let alone = parse(&text(ball.into(), floor.into()), "alone.ron", &Default::default()).unwrap();
+    let both =
+        text(format!("{ball}, {block}"), format!("{floor}, {}, {}", slope("left", "-0.1"), slope("right", "0.1")));
+    let beside = parse(&both, "beside.ron", &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (mut a, mut b) = (alone.world, beside.world);
+    let mut bounces = 0;
+    for _ in 0..1500 {
+        let (ra, rb) = (a.step(1e-3), b.step(1e-3));
+        bounces += ra.events.len();
+        assert_eq!(ra.events.len(), rb.events.iter().filter(|e| e.constraints == vec![0]).count());
+        assert_eq!(&a.state.q[..2], &b.state.q[..2], "t = {}", a.state.t);
+        assert_eq!(&a.state.qd[..2], &b.state.qd[..2], "t = {}", a.state.t);
+    }
+    assert!(bounces >= 3, "{bounces} bounces");
+    // And the block did slide with friction meanwhile.
+    assert!(b.model.has_friction() && b.state.qd[2].hypot(b.state.qd[3]) > 1.0);
+}

@@ -233,10 +233,27 @@ impl Overlay<'_, '_, '_> {
                 if s.friction != 0.0 {
                     for cf in geometry::friction_forces(world, k, s.friction, &positions).into_iter().take(1) {
                         let tip = cf.at + cf.force * self.data.look.lambda_scale;
+                        // Beyond the tip, away from the body (out along the
+                        // contact's normal) and on the side the arrow points
+                        // to: a short arrow under a small disc leaves it clear.
+                        let out = scr(cf.at) - scr(positions(cf.body));
+                        let along = scr(tip) - scr(cf.at);
+                        let (right, down) = if out.x.abs() > out.y.abs() {
+                            (out.x > 0.0, along.y > 0.0)
+                        } else {
+                            (along.x >= 0.0, out.y > 0.0)
+                        };
+                        let align = match (right, down) {
+                            (true, true) => Align2::LEFT_TOP,
+                            (true, false) => Align2::LEFT_BOTTOM,
+                            (false, true) => Align2::RIGHT_TOP,
+                            (false, false) => Align2::RIGHT_BOTTOM,
+                        };
+                        let at = scr(tip) + egui::vec2(if right { 6.0 } else { -6.0 }, if down { 6.0 } else { -6.0 });
                         label(
                             &p,
-                            scr(tip) + egui::vec2(6.0, -6.0),
-                            Align2::LEFT_BOTTOM,
+                            at,
+                            align,
                             &format!("λ_t = {} N{}", force(s.friction), s.coulomb.label()),
                             13.0,
                             palette::egui(palette::FRICTION),
