@@ -102,7 +102,8 @@ impulse Painlevé's paradox calls for (a contact sliding with no consistent forc
 
 Summary (stdout): steps, events, max violation, min λ among handled inequalities,
 energy drift (kinetic + potential of gravity and constant forces; damping and
-restitution below 1 dissipate), solves of eq. (6) and wall time per step.";
+restitution below 1 dissipate), with friction the energy it took out between impacts and
+the impacts without collision (Painlevé), solves of eq. (6) and wall time per step.";
 
 /// `contact-lab compare`.
 #[derive(Args, Debug, Clone)]

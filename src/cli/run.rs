@@ -37,7 +37,12 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut csv = args.csv.as_deref().map(|p| StepsCsv::create(p, &world.model)).transpose()?;
     let mut events = args.events.as_deref().map(EventsCsv::create).transpose()?;
     let bar = progress(steps, &scene.name);
+    // Friction's books: the energy it took out between impacts, and
+    // Painlevé's impacts without collision.
+    let (mut friction_work, mut without_collision) = (0.0, 0);
     let result = simulate(&mut world, dt, steps, &bar, |w, report| {
+        friction_work += report.friction_work;
+        without_collision += report.events.iter().filter(|e| !e.without_collision.is_empty()).count();
         if let Some(csv) = csv.as_mut() {
             csv.row(w, report)?;
         }
@@ -100,6 +105,12 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "energy drift: {drift:+.6e} J{relative} (kinetic + potential: {:.6e} J at start, {:.6e} J at end)",
         stats.energy_start, stats.energy_end
     ))?;
+    if model.has_friction() {
+        w(format!(
+            "friction: {friction_work:.6e} J taken out between impacts; {without_collision} impacts without \
+             collision (Painlevé)"
+        ))?;
+    }
     w(format!("solves per step: {:.3}", stats.solves_per_step()))?;
     w(format!(
         "wall time per step: {:.2} µs ({:.3} s in total)",

@@ -126,6 +126,33 @@ fn run_writes_one_row_per_event() {
     assert_eq!(&rows[0][4], "sequential");
 }
 
+/// Painlevé's rod: the summary gives friction's books (one impact without
+/// collision, energy taken out), the events file names the cause, and the
+/// steps file has `foot1.friction` and `foot1.slip`.
+#[test]
+fn run_reports_friction_and_painleves_impact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, steps) = (dir.path().join("events.csv"), dir.path().join("steps.csv"));
+    let args = RunArgs {
+        duration: Some(0.1),
+        events: Some(events.clone()),
+        csv: Some(steps.clone()),
+        ..run_args(scene("painleve-rod.ron"))
+    };
+    let mut out = Vec::new();
+    run(&args, &mut out).unwrap();
+    let summary = String::from_utf8(out).unwrap();
+    assert!(summary.contains("; 1 impacts without collision (Painlevé)"), "{summary}");
+    let took: f64 = summary.split("friction: ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    assert!(took > 0.0, "{summary}");
+    let mut reader = csv::Reader::from_path(&events).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!((&rows[0][1], &rows[0][6]), ("foot1", "without collision"));
+    let header = csv::Reader::from_path(&steps).unwrap().headers().unwrap().clone();
+    assert!(header.iter().any(|h| h == "foot1.friction") && header.iter().any(|h| h == "foot1.slip"));
+    assert_eq!(header.iter().last(), Some("friction_work"));
+}
+
 #[test]
 fn compare_prints_one_row_per_algorithm() {
     let args = CompareArgs { scene: scene("sticky-corner.ron"), duration: Some(0.2), balls: None };

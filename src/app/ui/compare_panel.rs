@@ -79,10 +79,13 @@ impl ComparePanel<'_, '_, '_> {
             solves: report.map_or(0, |r| r.solves),
             note: None,
         }];
+        // The paper's algorithms leave friction aside: their lanes say so.
+        let friction = lab.world.model.has_friction();
         for l in &compare.lanes {
             let r = l.lane.report.as_ref();
+            let frictionless = friction && l.lane.algorithm() != Algorithm::Exact;
             rows.push(Row {
-                label: format!("from {:.3} s", l.from),
+                label: format!("from {:.3} s{}", l.from, if frictionless { ", no μ" } else { "" }),
                 algorithm: l.lane.algorithm(),
                 distance: distance(&l.lane.world),
                 penetration: l.lane.max_penetration,
