@@ -150,6 +150,20 @@ pub enum Failure {
     Unsolved,
 }
 
+/// The dense `A = J M⁻¹ Jᵀ` of `rows`, from its sparse entries
+/// ([`SchurGraph::new`], `O(m · degree)` rather than `m²` products).
+pub fn dense_a(rows: &[&crate::constraint::SparseRow], minv: &[f64]) -> DMatrix<f64> {
+    let g = SchurGraph::new(rows, minv);
+    let mut a = DMatrix::zeros(rows.len(), rows.len());
+    for (i, (d, adj)) in g.diag.iter().zip(&g.adj).enumerate() {
+        a[(i, i)] = *d;
+        for &(j, v) in adj {
+            a[(i, j)] = v;
+        }
+    }
+    a
+}
+
 /// Relative regularization of each LU (module docs).
 const EPS: f64 = 1e-10;
 /// The relative contract (module docs).

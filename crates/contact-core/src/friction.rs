@@ -36,10 +36,8 @@
 //! is this solver's alone, and the algorithms ignore `μ` (the app says so
 //! where the algorithm is chosen).
 
-use nalgebra::DMatrix;
-
 use crate::constraint::SparseRow;
-use crate::coulomb::{Change, Failure, FrictionContact, Mode, Problem};
+use crate::coulomb::{Change, Failure, FrictionContact, Mode, Problem, dense_a};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::lcp::{Cap, Stop, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
@@ -95,7 +93,7 @@ pub fn solve(
             }
         }
         let m = rows.len();
-        let a = DMatrix::from_fn(m, m, |i, j| rows[i].weighted_dot(rows[j], &p.minv));
+        let a = dense_a(&rows, &p.minv);
         let mut problem = Problem { a, b, neq: neq_local, nnormal: normals.len(), contacts };
         // The island's frictionless answer (the exact LCP of eq. 6): where no
         // row was handled at the last step (a first contact, the first step)

@@ -36,10 +36,8 @@
 //! impact without collision (`v_n⁻ = 0`, and yet an impulse), rather than the
 //! trivial `P = 0` that leaves the step with no consistent force.
 
-use nalgebra::DMatrix;
-
 use crate::constraint::SparseRow;
-use crate::coulomb::{FrictionContact, Problem};
+use crate::coulomb::{FrictionContact, Problem, dense_a};
 use crate::friction::islands;
 use crate::kkt::ContactProblem;
 use crate::model::State;
@@ -103,8 +101,7 @@ fn island_impact(
             vt.push(t.row.dot(qd));
         }
     }
-    let m = jrows.len();
-    let a = DMatrix::from_fn(m, m, |i, j| jrows[i].weighted_dot(jrows[j], &problem.minv));
+    let a = dense_a(&jrows, &problem.minv);
     // The restitution scaled by `share` ∈ [0, 1].
     let b_with = |share: f64| -> Vec<f64> {
         let mut b: Vec<f64> = (0..rows.len())
