@@ -284,9 +284,9 @@ impl Problem {
         out
     }
 
-    /// The status a change gives.
-    fn changed(&self, modes: &[Mode], lambda: &[f64], i: usize, change: Change) -> Mode {
-        let fc = self.contact_of()[i].map(|c| self.contacts[c]);
+    /// The status a change gives (`of`: [`Self::contact_of`]).
+    fn changed(&self, of: &[Option<usize>], modes: &[Mode], lambda: &[f64], i: usize, change: Change) -> Mode {
+        let fc = of[i].map(|c| self.contacts[c]);
         match (change, fc) {
             (Change::Enters { .. }, None) => Mode::On,
             (Change::Enters { .. }, Some(fc)) => match fc.sliding {
@@ -353,6 +353,7 @@ impl Problem {
         let mut seen: Vec<Vec<Mode>> = Vec::new();
         let mut last_broken = usize::MAX;
         let cap = 4 * self.nnormal + 20;
+        let of = self.contact_of();
         for _ in 0..cap {
             let lambda = self.solve_modes(&modes)?;
             let w = self.w(&lambda);
@@ -368,7 +369,7 @@ impl Problem {
             last_broken = broken.len();
             let mut next = modes.clone();
             for &(i, change) in &broken[..take] {
-                next[i] = self.changed(&modes, &lambda, i, change);
+                next[i] = self.changed(&of, &modes, &lambda, i, change);
                 round.changes.push((i, change));
             }
             rounds.push(round);

@@ -67,9 +67,8 @@ pub fn solve(
     let mut inconsistent = Vec::new();
     let free = p.accelerations(&[]);
     let mut island_rounds: Vec<Vec<Iteration>> = Vec::new();
-    for island in islands(p, cand) {
-        // Local rows: the island's normal rows (equalities first), then tangents.
-        let normals: Vec<usize> = island.clone();
+    // Local rows: an island's normal rows (equalities first), then tangents.
+    for normals in islands(p, cand) {
         let neq_local = normals.iter().take_while(|&&i| i < neq).count();
         let mut rows: Vec<&SparseRow> = normals.iter().map(|&i| &p.rows[cand[i]].row).collect();
         let mut b: Vec<f64> = normals.iter().map(|&i| p.d[cand[i]] - p.rows[cand[i]].row.dot(&free)).collect();

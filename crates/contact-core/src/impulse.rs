@@ -386,16 +386,16 @@ fn resolve_except(
     };
     // The islands with friction on a touching contact: Moreau's law with
     // Coulomb's cone; the rest below, without them.
-    let rough: Vec<usize> = friction::islands(&problem, &rows[..nactive])
+    let mut rough: Vec<usize> = friction::islands(&problem, &rows[..nactive])
         .into_iter()
         .filter(|island| island.iter().any(|&i| i >= neq && problem.tangents[rows[i]].is_some()))
         .flatten()
         .collect();
     if !rough.is_empty() {
-        let mut local = rough.clone();
-        local.sort_unstable();
-        let sub: Vec<usize> = local.iter().map(|&i| rows[i]).collect();
-        let sub_neq = local.iter().take_while(|&&i| i < neq).count();
+        // Equalities first, as in `rows`.
+        rough.sort_unstable();
+        let sub: Vec<usize> = rough.iter().map(|&i| rows[i]).collect();
+        let sub_neq = rough.iter().take_while(|&&i| i < neq).count();
         if let Some(out) = friction_impact::resolve(&problem, state, &sub, sub_neq, e) {
             let mut skip = if except.is_empty() { vec![false; g.len()] } else { except.to_vec() };
             for &k in &sub {

@@ -89,7 +89,6 @@ impl ConstraintTable<'_, '_, '_> {
             headers[2] = (Column::Friction, "λ_t [N]");
         }
         let w = widths(ui.available_width(), ui.spacing().item_spacing.x);
-        let last = w.len() - 1;
         ui.horizontal(|ui| {
             for (i, (col, label)) in headers.iter().enumerate() {
                 let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
@@ -111,7 +110,7 @@ impl ConstraintTable<'_, '_, '_> {
                     }
                 }
             }
-            ui.add_sized([w[last], 18.0], egui::Label::new(RichText::new("plot").strong()));
+            ui.add_sized([w[7], 18.0], egui::Label::new(RichText::new("plot").strong()));
         });
         ui.separator();
 
@@ -200,7 +199,7 @@ impl ConstraintTable<'_, '_, '_> {
                     cell(ui, 6, RichText::new(state).color(palette::egui(palette::state_rgb(s.state))), 0.0);
                     let name = lab.constraint_names[k].clone();
                     let mut on = plots.selected.contains(&name);
-                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[last], row_h));
+                    let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[7], row_h));
                     if ui
                         .put(r, egui::Checkbox::without_text(&mut on))
                         .on_hover_text("plot g and λ of this constraint")
