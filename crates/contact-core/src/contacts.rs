@@ -14,6 +14,7 @@
 //! key = Wall { wall, body, point } | Pair { a, b }     (a < b, body indices)
 //!     | Corner { a, corner, b, edge } | CornerDisc { a, corner, disc }
 //! margin = max(base, 4 h v_max)                  (nothing crosses it in one step)
+//! v_max  = max_b |v_b| + |ω_b| R_b               (R_b: the body's reach, its farthest corner)
 //! ```
 //!
 //! Shapes that turn add corner rows ([`crate::shapes`] finds which corner
@@ -36,6 +37,11 @@ use nalgebra::Vector2;
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::shapes::{DiscFeature, centre_of, corners_on_edges, disc_feature, edge_frame, in_front_of};
+
+/// How far past its edge's end a corner still counts as over the edge,
+/// relative to the two shapes' size: round-off where corners meet, not a
+/// margin ([`Geometry::CornerEdge`]'s `ends`).
+pub const EXTENT_TOL: f64 = 1e-6;
 
 /// Above this many generated constraints, a scene's contacts are found by proximity.
 pub const PROXIMITY_ABOVE: usize = 1000;
@@ -188,6 +194,8 @@ impl ContactGenerator {
     /// against another, [`corners_on_edges`]; a ball or a disc against one,
     /// [`disc_feature`]).
     fn corner_candidates(&self, bodies: &[Body], at: &impl Coordinates, margin: f64, keys: &mut Vec<ConstraintKey>) {
+        // The margin is a fast body's sweep, past the scene's base margin.
+        let swept = margin > self.margin;
         // Each shape once: its centre, its reach (bounding circle) and its corners in the world.
         let shapes: Vec<(Vector2<f64>, f64, Vec<Vector2<f64>>)> = self
             .shape_bodies
@@ -207,7 +215,7 @@ impl ContactGenerator {
                 if (pi - pj).norm() > ri + rj + margin {
                     continue;
                 }
-                for c in corners_on_edges(ci, cj, margin, ri + rj) {
+                for c in corners_on_edges(ci, cj, margin, ri + rj, swept) {
                     let (a, b) = if c.second { (j, i) } else { (i, j) };
                     keys.push(ConstraintKey::Corner { a, corner: c.corner, b, edge: c.edge });
                 }
@@ -228,6 +236,24 @@ impl ContactGenerator {
                         keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d })
                     }
                     _ => {}
+                }
+                // Beside the nearest feature, when the margin is the sweep of
+                // a fast body's step, every other one the disc is within it
+                // of, from outside: a polygon turning fast within a step may
+                // bring any corner or edge to it (issue 36).
+                if !swept {
+                    continue;
+                }
+                for (corner, v) in corners.iter().enumerate() {
+                    if (centre - v).norm() - r <= margin {
+                        keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d });
+                    }
+                }
+                for edge in 0..corners.len() {
+                    let (_, outside, along, len) = edge_frame(corners, edge, centre);
+                    if outside > 0.0 && outside - r <= margin && along >= -margin && along <= len + margin {
+                        keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge });
+                    }
                 }
             }
         }
@@ -254,7 +280,10 @@ impl ContactGenerator {
         // over; at the toe of a wedge, a corner a hair under the floor takes
         // the wedge's bottom face for a step, and leaves it when it is back).
         let own: Vec<Vector2<f64>> = self.points[a].iter().map(|&r| world(a, r)).collect();
-        (-margin..=len + margin).contains(&along) && in_front_of(&corners, centre_of(&own), p, margin) == Some(edge)
+        let (_, outside, _, _) = edge_frame(&corners, edge, p);
+        // (Or round the other's corner, outside this edge too: [`corners_on_edges`].)
+        (-margin..=len + margin).contains(&along)
+            && (in_front_of(&corners, centre_of(&own), p, margin) == Some(edge) || outside > 1e-3 * margin)
     }
 
     /// The constraint a key stands for, named as the full list would name it.
@@ -282,6 +311,12 @@ impl ContactGenerator {
                 let (v0, v1) = (v[edge], v[(edge + 1) % v.len()]);
                 let t = (v1 - v0).normalize();
                 let normal = Vector2::new(t.y, -t.x);
+                // A corner (or a disc's centre) is on the edge between its
+                // ends, to round-off of the two shapes' size (two stacked
+                // boxes of one width have their corners on each other's ends).
+                let reach = |i: usize| self.points[i].iter().map(|r| r.norm()).fold(bodies[i].radius, f64::max);
+                let tol = EXTENT_TOL * (reach(a) + reach(b));
+                let ends = Some((t.dot(&v0) - tol, t.dot(&v1) + tol));
                 let name = if bodies[a].radius > 0.0 {
                     format!("{}-{}[{edge}]", bodies[a].name, bodies[b].name)
                 } else {
@@ -296,6 +331,7 @@ impl ContactGenerator {
                         b,
                         normal,
                         offset: normal.dot(&v0),
+                        ends,
                     },
                     restitution: self.pair_restitution,
                     friction: self.pair_friction,
@@ -341,7 +377,9 @@ pub fn pairs_within(discs: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, u
         let (cx, cy) = key(p);
         for dx in -1..=1 {
             for dy in -1..=1 {
-                let Some(cell) = grid.get(&(cx + dx, cy + dy)) else { continue };
+                // Far coordinates saturate to the grid's last cell (`as` does),
+                // and so do their neighbours: no overflow, no wrap-around.
+                let Some(cell) = grid.get(&(cx.saturating_add(dx), cy.saturating_add(dy))) else { continue };
                 for &j in cell.iter().filter(|&&j| j > i) {
                     let (q, s) = discs[j];
                     if (p - q).norm() - r - s <= margin {
@@ -352,6 +390,8 @@ pub fn pairs_within(discs: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, u
         }
     }
     out.sort_unstable();
+    // A saturated key visits its cell twice.
+    out.dedup();
     out
 }
 
@@ -383,5 +423,21 @@ mod tests {
             assert!(!brute.is_empty());
             assert_eq!(pairs_within(&discs, margin), brute, "margin {margin}");
         }
+    }
+
+    /// Issue 36, finding 8: a coordinate at 1e20 m made the neighbour key
+    /// `cx + 1` overflow (a panic in the README's build, a wrap in release).
+    /// Far discs saturate into the grid's last cell; near ones still pair.
+    #[test]
+    fn far_coordinates_do_not_overflow_the_grid() {
+        let discs = [
+            (Vector2::new(0.0, 0.5), 0.1),
+            (Vector2::new(0.15, 0.5), 0.1),
+            (Vector2::new(1e20, 0.5), 0.1),
+            (Vector2::new(-1e300, -1e300), 0.1),
+            (Vector2::new(f64::MAX, f64::MAX), 0.1),
+            (Vector2::new(f64::MAX, f64::MAX), 0.1),
+        ];
+        assert_eq!(pairs_within(&discs, 0.01), vec![(0, 1), (4, 5)]);
     }
 }

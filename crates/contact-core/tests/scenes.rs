@@ -304,6 +304,16 @@ const CASES: &[Case] = &[
         field: "walls[0]",
         message: "`ground:b` on `b` is violated at the start",
     },
+    // Issue 36, finding 8: a ball at 1e20 m crashed the broad phase
+    // ("attempt to add with overflow"); now it is refused where it is written.
+    Case {
+        what: "a ball beyond the world's extent",
+        from: "position: (0.8, 0.5)",
+        to: "position: (99999999999999999999, 0.5)",
+        line: 7,
+        field: "bodies[2].position[0]",
+        message: "outside the world",
+    },
     Case {
         what: "a rod whose length does not match the start",
         from: r#"b: "a"),"#,

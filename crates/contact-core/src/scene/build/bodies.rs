@@ -89,7 +89,7 @@ pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) 
         BodySpec::Particle { name, position, velocity, mass, radius, force, damping }
         | BodySpec::Ball { name, position, velocity, mass, radius, force, damping } => {
             let ball = matches!(spec, BodySpec::Ball { .. });
-            let p = cx.finite2(&f("position"), *position)?;
+            let p = cx.place(&f("position"), *position)?;
             let v = cx.finite2(&f("velocity"), *velocity)?;
             cx.positive(&f("mass"), *mass, "mass")?;
             if ball {
@@ -116,12 +116,12 @@ pub(super) fn add_body(cx: &Ctx, out: &mut Bodies, path: &str, spec: &BodySpec) 
             out.push(cx, &f("name"), body, info, &[*u], &[*u_dot])
         }
         BodySpec::Anchor { name, position } => {
-            let p = cx.finite2(&f("position"), *position)?;
+            let p = cx.place(&f("position"), *position)?;
             let body = new_body(name, BodyKind::Fixed { position: (p.x, p.y) }, 0.0, 0.0, Vector2::zeros(), 0.0);
             out.push(cx, &f("name"), body, BodyInfo { path: path.into(), walls: false, pairs: false }, &[], &[])
         }
         BodySpec::FixedBall { name, position, radius } => {
-            let p = cx.finite2(&f("position"), *position)?;
+            let p = cx.place(&f("position"), *position)?;
             cx.positive(&f("radius"), *radius, "a ball's radius")?;
             let body = new_body(name, BodyKind::Fixed { position: (p.x, p.y) }, 0.0, *radius, Vector2::zeros(), 0.0);
             out.push(cx, &f("name"), body, BodyInfo { path: path.into(), walls: false, pairs: true }, &[], &[])

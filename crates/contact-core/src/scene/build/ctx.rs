@@ -12,6 +12,12 @@ use crate::scene::spans::Locator;
 
 pub(super) type Result<T> = std::result::Result<T, SceneError>;
 
+/// How far from the origin a body may be placed, in m. Beyond it a double
+/// resolves a position to worse than 1e-10 m, coarser than the contact
+/// tolerances (1e-12 m), and the broad phase's grid keys saturate: such a
+/// place is refused with its field, not stepped wrongly.
+pub const WORLD_EXTENT: f64 = 1e6;
+
 /// Where errors point: the file's name and its value positions.
 pub struct Ctx<'a> {
     pub origin: &'a str,
@@ -39,6 +45,21 @@ impl Ctx<'_> {
         self.finite(&format!("{path}[0]"), v.0)?;
         self.finite(&format!("{path}[1]"), v.1)?;
         Ok(Vector2::new(v.0, v.1))
+    }
+
+    /// A place in the world: finite, and within [`WORLD_EXTENT`] of the origin
+    /// in each coordinate.
+    pub(super) fn place(&self, path: &str, v: Vec2) -> Result<Vector2<f64>> {
+        let p = self.finite2(path, v)?;
+        for (i, x) in [p.x, p.y].into_iter().enumerate() {
+            if x.abs() > WORLD_EXTENT {
+                return Err(self.err(
+                    &format!("{path}[{i}]"),
+                    format!("{x} m is outside the world (|x|, |y| ≤ {WORLD_EXTENT:e} m)"),
+                ));
+            }
+        }
+        Ok(p)
     }
 
     pub(super) fn positive(&self, path: &str, v: f64, what: &str) -> Result<f64> {

@@ -22,7 +22,7 @@ pub(super) fn add_pile(cx: &Ctx, out: &mut Bodies, pile: &BallPileSpec, count: u
     let r = cx.positive(&f("radius"), pile.radius, "radius")?;
     cx.positive(&f("mass"), pile.mass, "mass")?;
     cx.non_negative(&f("damping"), pile.damping, "damping")?;
-    let first = cx.finite2(&f("first"), pile.first)?;
+    let first = cx.place(&f("first"), pile.first)?;
     let v = cx.finite2(&f("velocity"), pile.velocity)?;
     let spacing = cx.positive(&f("spacing"), pile.spacing, "spacing")?;
     let stagger = cx.finite(&f("stagger"), pile.stagger)?;

@@ -14,7 +14,7 @@ use crate::shapes::Shape;
 /// A body that turns, written at `path` with its fields `spec` and `shape`.
 pub(super) fn add_rigid(cx: &Ctx, out: &mut Bodies, path: &str, spec: RigidSpec, shape: Shape) -> Result<()> {
     let f = |field: &str| format!("{path}.{field}");
-    let p = cx.finite2(&f("position"), spec.position)?;
+    let p = cx.place(&f("position"), spec.position)?;
     let angle = cx.finite(&f("angle"), spec.angle)?;
     let field = match shape {
         Shape::Disc { .. } => "radius",
