@@ -71,7 +71,23 @@ pub enum Geometry {
     /// The corner of body `a` at `at` (its frame) against the edge of body
     /// `b` with outward unit normal `normal` and offset `offset` (`b`'s frame):
     /// `n·(p_a − x_b) − offset ≥ 0` with `n` turned with `b`.
-    CornerEdge { a: usize, at: Vector2<f64>, b: usize, normal: Vector2<f64>, offset: f64 },
+    ///
+    /// `ends`: where the edge starts and ends along its tangent `t = ⊥n`
+    /// (`b`'s frame, `t·v₀` and `t·v₁`, round-off included; `None`: the
+    /// whole line). Past an end the point is beside the edge, not over it,
+    /// and the line holds nothing (issue 36: a box 3 mm clear of a table's
+    /// end took an impulse from its top's line):
+    ///
+    /// * a polygon's corner outside `b` is against the outline of `b`, by
+    ///   the edge of `b` it is farthest outside of, `φ = max_k n_k·(p_a −
+    ///   v_k) > 0`, wherever that is not its own edge (past an end, or round
+    ///   a sharp corner of `b`, where the line's negative side leaves `b`): a
+    ///   corner coming round `b`'s corner through the next side meets that
+    ///   side, with its normal. Over its own edge (above its line, between
+    ///   its ends) `φ` is that line, and inside `b` the line is kept;
+    /// * a disc's centre is against the end, `|c − v_end| − r_a`, as the
+    ///   corner row of that end is ([`crate::shapes`]: the two agree there).
+    CornerEdge { a: usize, at: Vector2<f64>, b: usize, normal: Vector2<f64>, offset: f64, ends: Option<(f64, f64)> },
     /// The corner of body `a` at `at` (its frame) against the round body
     /// `disc`: `|p_a − p_disc| − r_disc ≥ 0` (a disc on a polygon's corner).
     CornerDisc { a: usize, at: Vector2<f64>, disc: usize },
@@ -107,6 +123,19 @@ impl Constraint {
         }
     }
 
+    /// `|∂g/∂p|`, the length of the normal the row is written with: a
+    /// half-plane takes its `n̄` as written (the paper's wedge `g1 = x − y`
+    /// has `|n̄| = √2`), so its `λ` is a force of `λ |n̄|` newtons; every other
+    /// contact row has a unit normal. The Coulomb cone is on forces,
+    /// `|λ_t| ≤ μ |n̄| λ` ([`crate::friction`]), so how a normal is written
+    /// never changes `μ`.
+    pub fn normal_length(&self) -> f64 {
+        match self.geometry {
+            Geometry::HalfPlane { normal, .. } => normal.norm(),
+            _ => 1.0,
+        }
+    }
+
     pub fn is_inequality(&self) -> bool {
         self.kind == ConstraintKind::Inequality
     }
@@ -133,21 +162,20 @@ impl Constraint {
                     ConstraintKind::Inequality => distance_row(&ka, &kb, -1.0, length),
                 }
             }
-            Geometry::CornerEdge { a, at, b, normal, offset } => {
+            Geometry::CornerEdge { a, at, b, normal, offset, ends } => {
                 let ka = bodies[a].kinematics_at(at, q, qd);
-                let kb = bodies[b].kinematics(q, qd);
-                let (theta, omega) = bodies[b].angle(q, qd);
-                let n = crate::body::turned(theta, normal);
-                let perp = Vector2::new(-n.y, n.x);
-                let (d, dv) = (ka.p - kb.p, ka.v - kb.v);
-                let mut row = SparseRow::default();
-                row.add_point(&ka, n);
-                row.add_point(&kb, -n);
-                if let Some(col) = bodies[b].angle_column() {
-                    row.push(col, perp.dot(&d));
+                let r = bodies[a].radius;
+                // Past an end (see `ends`): a disc against that end; a
+                // corner against the outline of `b`, by the edge it is
+                // farthest outside of.
+                match beyond_edge(bodies, a, at, b, normal, offset, ends, q) {
+                    Some(Beyond::End(end)) => {
+                        let kb = bodies[b].kinematics_at(end, q, qd);
+                        distance_row(&ka, &kb, 1.0, -r)
+                    }
+                    Some(Beyond::Edge { normal, offset }) => line_row(bodies, &ka, b, normal, offset + r, q, qd),
+                    None => line_row(bodies, &ka, b, normal, offset + r, q, qd),
                 }
-                let jd_qd = n.dot(&(ka.bias - kb.bias)) + 2.0 * omega * perp.dot(&dv) - omega * omega * n.dot(&d);
-                RowEval { g: n.dot(&d) - offset - bodies[a].radius, row, jd_qd }
             }
             Geometry::CornerDisc { a, at, disc } => {
                 let (ka, kb) = (bodies[a].kinematics_at(at, q, qd), bodies[disc].kinematics(q, qd));
@@ -174,6 +202,96 @@ impl Constraint {
 
 /// `g = sign · |p_a − p_b| + shift` for the points of `ka` and `kb`, with its
 /// row and `J̇q̇` (see module docs).
+/// Closer than this (m) a disc's centre is at an edge's end: its row keeps
+/// the edge's normal, the direction to the end being lost in round-off.
+pub(crate) const COINCIDENT: f64 = 1e-9;
+
+/// What a corner row's point is against once it is past its edge's end
+/// ([`Geometry::CornerEdge`]'s `ends`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Beyond {
+    /// A disc's centre: the end, in `b`'s frame.
+    End(Vector2<f64>),
+    /// A polygon's corner: the edge of `b` it is farthest outside of (`b`'s
+    /// frame), `φ = max_k n_k·(p − v_k)`, positive outside `b`, negative
+    /// inside.
+    Edge { normal: Vector2<f64>, offset: f64 },
+}
+
+/// Within this (m) of the outline's `φ`, a corner's own edge stands for
+/// it: a corner pressing into a face on the line of another (two boxes side
+/// by side on a floor) keeps its face.
+const OWN_EDGE: f64 = 1e-6;
+
+/// What the point of `a` at `at` is against instead of its edge's line, if
+/// anything ([`Geometry::CornerEdge`]): a disc's centre past an end, that
+/// end; a polygon's corner that is farther outside another edge of `b`
+/// than its own (past an end, or round a sharp corner of `b`), that edge.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn beyond_edge(
+    bodies: &[Body],
+    a: usize,
+    at: Vector2<f64>,
+    b: usize,
+    normal: Vector2<f64>,
+    offset: f64,
+    ends: Option<(f64, f64)>,
+    q: &[f64],
+) -> Option<Beyond> {
+    let (s0, s1) = ends?;
+    let none = vec![0.0; q.len()];
+    let (pa, pb) = (bodies[a].kinematics_at(at, q, &none).p, bodies[b].kinematics(q, &none).p);
+    // The point in `b`'s frame.
+    let local = crate::body::turned(-bodies[b].angle(q, &none).0, pa - pb);
+    if bodies[a].radius > 0.0 {
+        let t = Vector2::new(-normal.y, normal.x);
+        let along = t.dot(&local);
+        let end = if along > s1 {
+            s1
+        } else if along < s0 {
+            s0
+        } else {
+            return None;
+        };
+        let at_end = normal * offset + t * end;
+        return ((local - at_end).norm() > COINCIDENT).then_some(Beyond::End(at_end));
+    }
+    let corners = bodies[b].shape()?.corners();
+    let m = corners.len();
+    let (n, c, phi) = (0..m)
+        .map(|k| {
+            let (v0, v1) = (corners[k], corners[(k + 1) % m]);
+            let e = (v1 - v0).normalize();
+            let n = Vector2::new(e.y, -e.x);
+            (n, n.dot(&v0), n.dot(&(local - v0)))
+        })
+        .max_by(|x, y| x.2.total_cmp(&y.2))?;
+    // Outside `b` only: inside it the corner is pushed out by its own edge,
+    // as ever (a wedge's toe pressing into a ramp's face at the floor).
+    (phi > 0.0 && normal.dot(&local) - offset < phi - OWN_EDGE)
+        .then_some(Beyond::Edge { normal: n, offset: c + OWN_EDGE })
+}
+
+/// `g = m·(p_a − x_b) − c` for the point of `ka` against a line of body `b`
+/// with unit normal `m` (`b`'s frame, turned with it) and offset `c`:
+/// `J = m·(P_a − P_b)` with the angle column `⊥m·d`, and
+/// `J̇ q̇ = m·(Ṗ_a q̇ − Ṗ_b q̇) + 2ω ⊥m·ḋ − ω² m·d`.
+fn line_row(bodies: &[Body], ka: &PointKin, b: usize, normal: Vector2<f64>, c: f64, q: &[f64], qd: &[f64]) -> RowEval {
+    let kb = bodies[b].kinematics(q, qd);
+    let (theta, omega) = bodies[b].angle(q, qd);
+    let n = crate::body::turned(theta, normal);
+    let perp = Vector2::new(-n.y, n.x);
+    let (d, dv) = (ka.p - kb.p, ka.v - kb.v);
+    let mut row = SparseRow::default();
+    row.add_point(ka, n);
+    row.add_point(&kb, -n);
+    if let Some(col) = bodies[b].angle_column() {
+        row.push(col, perp.dot(&d));
+    }
+    let jd_qd = n.dot(&(ka.bias - kb.bias)) + 2.0 * omega * perp.dot(&dv) - omega * omega * n.dot(&d);
+    RowEval { g: n.dot(&d) - c, row, jd_qd }
+}
+
 fn distance_row(ka: &PointKin, kb: &PointKin, sign: f64, shift: f64) -> RowEval {
     let delta = ka.p - kb.p;
     let delta_dot = ka.v - kb.v;
@@ -352,11 +470,11 @@ mod tests {
             (ConstraintKind::Equality, Geometry::Pin { a: 0, b: 2, at_a: ra, at_b: Vector2::zeros(), axis: 1 }),
             (
                 ConstraintKind::Inequality,
-                Geometry::CornerEdge { a: 0, at: ra, b: 1, normal: Vector2::new(0.6, 0.8), offset: 0.1 },
+                Geometry::CornerEdge { a: 0, at: ra, b: 1, normal: Vector2::new(0.6, 0.8), offset: 0.1, ends: None },
             ),
             (
                 ConstraintKind::Inequality,
-                Geometry::CornerEdge { a: 1, at: rb, b: 0, normal: Vector2::new(0.0, 1.0), offset: 0.1 },
+                Geometry::CornerEdge { a: 1, at: rb, b: 0, normal: Vector2::new(0.0, 1.0), offset: 0.1, ends: None },
             ),
         ];
         let q0 = [0.3, -0.4, 0.7, 1.1, 0.2, -2.0];

@@ -63,7 +63,9 @@ pub struct ContactProblem {
     /// Baumgarte's `d_k`, eq. (5).
     pub d: Vec<f64>,
     pub kinds: Vec<ConstraintKind>,
-    /// Coulomb's `μ_k` of each constraint (0: frictionless).
+    /// Coulomb's `μ_k` of each constraint (0: frictionless), times the
+    /// length of its normal ([`crate::constraint::Constraint::normal_length`]):
+    /// the cone `|λ_t| ≤ mu_k λ_k` in the rows' own units.
     pub mu: Vec<f64>,
     /// The tangential row of each contact with `μ_k > 0` ([`crate::tangent`];
     /// its `g` is the slip `v_t`), `None` for the others.
@@ -107,7 +109,8 @@ impl ContactProblem {
         let rows = model.eval_constraints(&state.q, &state.qd);
         let d = rows.iter().map(|r| r.baumgarte_d(&state.qd, tau)).collect();
         let kinds = model.constraints.iter().map(|c| c.kind).collect();
-        let mu: Vec<f64> = model.constraints.iter().map(|c| c.friction).collect();
+        // The cone on forces: the normal row's λ is a force of λ|n̄| (issue 36).
+        let mu: Vec<f64> = model.constraints.iter().map(|c| c.friction * c.normal_length()).collect();
         let tangents = model
             .constraints
             .iter()

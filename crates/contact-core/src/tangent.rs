@@ -33,7 +33,7 @@
 use nalgebra::Vector2;
 
 use crate::body::{Body, BodyKind, PointKin, turned};
-use crate::constraint::{Constraint, Geometry, RowEval, SparseRow};
+use crate::constraint::{Beyond, Constraint, Geometry, RowEval, SparseRow, beyond_edge};
 
 /// Where a contact touches and which way it pushes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,11 +101,30 @@ pub fn contact_frame(c: &Constraint, bodies: &[Body], q: &[f64], qd: &[f64]) -> 
             let point_rate = kb.v + rate * reach + nu * (0.5 * nu.dot(&(ka.v - kb.v)));
             Some(ContactFrame { point, normal: nu, normal_rate: rate, point_rate, a, b: Some(b) })
         }
-        Geometry::CornerEdge { a, at, b, normal, .. } => {
+        Geometry::CornerEdge { a, at, b, normal, offset, ends } => {
             let k = bodies[a].kinematics_at(at, q, qd);
+            // Past an end: a disc against the end, as a corner on a disc of
+            // radius 0; a corner against the edge of `b` it is farthest
+            // outside of ([`Geometry::CornerEdge`]).
+            let r = bodies[a].radius;
+            let normal = match beyond_edge(bodies, a, at, b, normal, offset, ends, q) {
+                Some(Beyond::End(end)) => {
+                    let kb = bodies[b].kinematics_at(end, q, qd);
+                    let (nu, rate, _) = direction(&k, &kb);
+                    return Some(ContactFrame {
+                        point: k.p - nu * r,
+                        normal: nu,
+                        normal_rate: rate,
+                        point_rate: k.v - rate * r,
+                        a,
+                        b: Some(b),
+                    });
+                }
+                Some(Beyond::Edge { normal, .. }) => normal,
+                None => normal,
+            };
             let (theta, omega) = bodies[b].angle(q, qd);
             let n = turned(theta, normal);
-            let r = bodies[a].radius;
             Some(ContactFrame {
                 point: k.p - n * r,
                 normal: n,
@@ -196,7 +215,14 @@ mod tests {
         let bodies = vec![rigid(Shape::Disc { radius: 0.3 }, 0), rigid(Shape::Box { size: (0.8, 0.4) }, 3)];
         let cases = [
             Geometry::HalfPlane { body: 0, normal: Vector2::new(0.2, 1.0), offset: -1.0, at: Vector2::zeros() },
-            Geometry::CornerEdge { a: 0, at: Vector2::zeros(), b: 1, normal: Vector2::new(0.0, 1.0), offset: 0.2 },
+            Geometry::CornerEdge {
+                a: 0,
+                at: Vector2::zeros(),
+                b: 1,
+                normal: Vector2::new(0.0, 1.0),
+                offset: 0.2,
+                ends: None,
+            },
             Geometry::CornerDisc { a: 1, at: Vector2::new(0.4, 0.2), disc: 0 },
             Geometry::Contact { a: 0, b: 1 },
         ];

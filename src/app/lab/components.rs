@@ -176,7 +176,9 @@ impl ConstraintStatus {
         let tol = world.settings.tol.active;
         let state = if world.row_asleep(k) { ConstraintState::Asleep } else { ConstraintState::of(g, handled, tol) };
         let (lambda, friction) = (report.lambda[k], report.friction.get(k).copied().unwrap_or(0.0));
-        let mu = world.model.constraints[k].friction;
+        let c = &world.model.constraints[k];
+        // The cone on forces: λ of a written normal n̄ is λ|n̄| newtons.
+        let mu = c.friction * c.normal_length();
         let slip = if mu > 0.0 { Coulomb::slip(world, k) } else { 0.0 };
         let coulomb = Coulomb::of(mu, handled, lambda, friction, slip);
         Some(ConstraintStatus { g, tendency: report.tendency[k], lambda, handled, state, friction, coulomb })

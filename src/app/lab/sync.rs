@@ -163,7 +163,9 @@ fn sync_components_from_core(world: &mut World) {
             s.handled = true;
             s.state = ConstraintState::Handled;
         }
-        let mu = core.model.constraints[k].friction;
+        let c = &core.model.constraints[k];
+        // The cone on forces: λ of a written normal n̄ is λ|n̄| newtons.
+        let mu = c.friction * c.normal_length();
         let slip = if mu > 0.0 { Coulomb::slip(&core, k) } else { 0.0 };
         s.coulomb = Coulomb::of(mu, s.handled, s.lambda, s.friction, slip);
         if core.row_asleep(k) {

@@ -11,7 +11,9 @@
 //! stay two while the faces are within `margin` of parallel (no flicker
 //! between one and two rows). A corner of the second polygon that sits on a
 //! corner of the first is left out, the first's row holding it (two
-//! stacked boxes of one width: two rows, not four).
+//! stacked boxes of one width: two rows, not four). A corner round the
+//! other polygon's corner, clearly outside both of its edges, is a row on
+//! each: a corner turning fast within a step may meet either (issue 36).
 
 use nalgebra::Vector2;
 
@@ -29,8 +31,15 @@ pub struct CornerOnEdge {
 
 /// The corner-against-edge contacts of two convex polygons, their corners
 /// given in the world (counterclockwise), within `margin`; `reach`: the
-/// polygons' size, for the tolerance of coincident corners.
-pub fn corners_on_edges(first: &[Vector2<f64>], second: &[Vector2<f64>], margin: f64, reach: f64) -> Vec<CornerOnEdge> {
+/// polygons' size, for the tolerance of coincident corners; `swept`: the
+/// margin is a fast body's sweep (rows round corners too).
+pub fn corners_on_edges(
+    first: &[Vector2<f64>],
+    second: &[Vector2<f64>],
+    margin: f64,
+    reach: f64,
+    swept: bool,
+) -> Vec<CornerOnEdge> {
     let tol = 1e-9 * reach;
     let mut out = Vec::new();
     for (is_second, corners, edges, other) in [(false, first, second, None), (true, second, first, Some(first))] {
@@ -41,6 +50,16 @@ pub fn corners_on_edges(first: &[Vector2<f64>], second: &[Vector2<f64>], margin:
             }
             if let Some(edge) = facing_edge(edges, centre, *p, margin) {
                 out.push(CornerOnEdge { second: is_second, corner, edge });
+                // Round a corner of the other polygon, outside both its
+                // edges, when `margin` is a fast body's sweep: a row on each,
+                // so a corner that turns fast round that corner within a
+                // step meets the edge it reaches.
+                for k in (0..edges.len()).filter(|&k| swept && k != edge) {
+                    let (_, gap, along, len) = edge_frame(edges, k, *p);
+                    if gap > 1e-3 * margin && gap <= margin && along >= -margin && along <= len + margin {
+                        out.push(CornerOnEdge { second: is_second, corner, edge: k });
+                    }
+                }
             }
         }
     }
@@ -94,7 +113,7 @@ mod tests {
     #[test]
     fn a_face_on_a_face_is_two_corner_rows() {
         let (bottom, top) = (square(0.0, 0.0, 1.0), square(0.2, 1.5 + 1e-4, 0.5));
-        let rows = corners_on_edges(&top, &bottom, 1e-3, 2.0);
+        let rows = corners_on_edges(&top, &bottom, 1e-3, 2.0, false);
         assert_eq!(
             rows,
             vec![
@@ -102,7 +121,7 @@ mod tests {
                 CornerOnEdge { second: false, corner: 1, edge: 2 }
             ]
         );
-        assert!(corners_on_edges(&top, &bottom, 1e-5, 2.0).is_empty(), "a gap above the margin is no row");
+        assert!(corners_on_edges(&top, &bottom, 1e-5, 2.0, false).is_empty(), "a gap above the margin is no row");
     }
 
     /// Tilting the top square by less than the margin allows keeps both rows.
@@ -112,7 +131,7 @@ mod tests {
         for tilt in [1e-6, 1e-4, 5e-4] {
             let top: Vec<Vector2<f64>> =
                 square(0.0, 1.5, 0.5).iter().map(|p| Vector2::new(p.x, p.y + 1e-5 + tilt * (p.x + 0.5))).collect();
-            assert_eq!(corners_on_edges(&top, &bottom, 1e-3, 2.0).len(), 2, "tilt {tilt}");
+            assert_eq!(corners_on_edges(&top, &bottom, 1e-3, 2.0, false).len(), 2, "tilt {tilt}");
         }
     }
 }
