@@ -110,6 +110,24 @@ impl Body {
         }
     }
 
+    /// How far the body's material reaches from its point: the farthest
+    /// corner of a shape, a round body's radius (0 for a particle or a bead).
+    pub fn reach(&self) -> f64 {
+        match self.shape() {
+            Some(Shape::Disc { radius }) => *radius,
+            Some(shape) => shape.corners().iter().map(|c| c.norm()).fold(self.radius, f64::max),
+            None => self.radius,
+        }
+    }
+
+    /// A bound on the speed of any material point of the body: `|v| + |ω| R`
+    /// with `R` its [`Body::reach`] (a corner of a turning box moves at
+    /// `|ω| R` even when its centroid is still).
+    pub fn sweep_speed(&self, q: &[f64], qd: &[f64]) -> f64 {
+        let (_, omega) = self.angle(q, qd);
+        self.kinematics(q, qd).v.norm() + omega.abs() * self.reach()
+    }
+
     /// The index of the body's angle in `q`, if it turns.
     pub fn angle_column(&self) -> Option<usize> {
         matches!(self.kind, BodyKind::Rigid { .. }).then_some(self.offset + 2)

@@ -18,6 +18,19 @@
 //! (`touching_impact`): without it, the acceleration-level solve would let them
 //! sink by about `v τ` before Baumgarte pushes back.
 //!
+//! **Gaps that are not monotone** (issue 36). On a body that turns a gap
+//! can enter and leave zero between the two ends of a step: a corner
+//! crossing a small disc, a spinning rod's end crossing a post. Such rows
+//! are searched by halving the step where a bound allows a dip: every gap
+//! is a distance of a point to a feature, so `|ġ| ≤ L = Σ_b (|v_b| + |ω_b|
+//! R_b) + |ω| g` (the larger of each end's speeds), and a piece `[a, b]`
+//! apart at both ends cannot reach zero unless `g(a) + g(b) < L (b − a)`
+//! (conservative advancement's bound, pieces of `h/1024` at the finest,
+//! earliest first). A crossing row on such a body is checked the same way
+//! for an earlier dip before its root, and a landing the solve held that
+//! bends below the surface by the step's end lands at its root instead.
+//! A ball's rows keep the end's sign (their gaps bend only by `v²/r`).
+//!
 //! Zeno guards: at most `max_per_step` events in one step (after that the rest of
 //! the step is taken and Baumgarte mends what is left); an approach speed below
 //! `min_impact_speed` makes the impact plastic (`e = 0`); and so does a second
@@ -105,18 +118,39 @@ pub(crate) fn first_activation(
     let roots = RootTol { g: settings.units.length(G_TOL), t: settings.units.time(T_TOL) };
     let g_tol = roots.g;
     // Inactive at the start and not violated: apart, or touching and separating.
-    let crossing: Vec<usize> = (0..g_trial.len())
+    let mut crossing: Vec<usize> = (0..g_trial.len())
         .filter(|&k| model.constraints[k].is_inequality() && !active[k] && g0[k] >= -tol.active && g_trial[k] < 0.0)
         .collect();
-    if crossing.is_empty() {
-        return None;
-    }
     let g_at = |k: usize, s: f64| -> f64 {
         let st = integrator.advance(&start, qdd, s);
         model.constraints[k].eval(&model.bodies, &st.q, &st.qd).g
     };
-    let mut first = f64::INFINITY;
-    for &k in &crossing {
+    // Rows on bodies that turn, apart at both ends, that may dip between.
+    let sweep = Sweep::new(model, &start, qdd, h);
+    let dips: Vec<(usize, f64)> = (0..g_trial.len())
+        .filter(|&k| model.constraints[k].is_inequality() && !active[k] && g0[k] > g_tol && g_trial[k] >= 0.0)
+        .filter_map(|k| {
+            let speed = sweep.speed(model, k, g0[k].max(g_trial[k]))?;
+            dip(|s| g_at(k, s), (0.0, g0[k]), (h, g_trial[k]), speed, roots).map(|s| (k, s))
+        })
+        .collect();
+    // A landing held by the solve on a body that turns may bend below the
+    // surface by the step's end (a spin of 200 rad/s does by 2e-5 m in a
+    // millisecond): it lands at its root instead, where the impact stops it.
+    let resting = settings.units.speed(RESTING_SPEED);
+    let landing: Vec<usize> = (0..rows.len())
+        .filter(|&k| active[k] && model.constraints[k].is_inequality() && g0[k] >= 0.0)
+        .filter(|&k| rows[k].row.dot(&start.qd) < -resting)
+        .collect();
+    // (Held apart at the start, approaching or not: a spin brings it back.)
+    let bent: Vec<usize> = (0..rows.len())
+        .filter(|&k| active[k] && model.constraints[k].is_inequality() && g0[k] > 0.5 * tol.active)
+        .filter(|&k| sweep.speed(model, k, g0[k]).is_some())
+        .collect();
+    let mut first = dips.iter().map(|d| d.1).fold(f64::INFINITY, f64::min);
+    crossing.extend(dips.iter().map(|d| d.0));
+    let dipped = |k: &usize| dips.iter().any(|d| d.0 == *k);
+    for &k in crossing.iter().filter(|k| !dipped(k)) {
         let (mut a, mut fa) = (0.0, g0[k]);
         if fa <= g_tol {
             // Touching and separating (just bounced): bracket from the first sample
@@ -139,13 +173,21 @@ pub(crate) fn first_activation(
                 }
             }
         }
-        first = first.min(root(|s| g_at(k, s), a, fa, h, g_trial[k], roots));
+        let mut s = root(|s| g_at(k, s), a, fa, h, g_trial[k], roots);
+        // On a body that turns the gap may have dipped inside earlier.
+        if let Some(speed) = sweep.speed(model, k, fa) {
+            let at = (s, g_at(k, s));
+            if let Some(earlier) = dip(|s| g_at(k, s), (a, fa), at, speed, roots) {
+                s = earlier;
+            }
+        }
+        first = first.min(s);
     }
     // A row newly held takes precedence over a rewind to another row: the step
     // is solved again with it held, and the other row's crossing is located on
     // that solve's path (rewound first, the hold's landing would aim at g = 0
     // from wherever the rewind left the row, and launch it).
-    if !first.is_finite() || hold.len() > held_before {
+    if hold.len() > held_before {
         return None;
     }
     // A row the solve held (a speculative landing) lands at the end of the
@@ -153,14 +195,15 @@ pub(crate) fn first_activation(
     // `|v| h / 4`); a cut at `first` would leave it there. If it is inside at
     // `first` by more than half the active tolerance, the event is where it reaches the surface instead: it is
     // touching and approaching there, and the impact stops it.
-    let resting = settings.units.speed(RESTING_SPEED);
-    let landing: Vec<usize> = (0..rows.len())
-        .filter(|&k| active[k] && model.constraints[k].is_inequality() && g0[k] >= 0.0)
-        .filter(|&k| rows[k].row.dot(&start.qd) < -resting)
-        .collect();
-    let dip = dipping(&landing, &g0, first, -0.5 * tol.active, roots, g_at);
-    if let Some((s, _)) = dip {
-        first = s;
+    let dip = if first.is_finite() {
+        dipping(&landing, &g0, first, -0.5 * tol.active, roots, g_at)
+    } else {
+        dipping(&bent, &g0, h, -0.5 * tol.active, roots, g_at)
+    };
+    match dip {
+        Some((s, _)) => first = s,
+        None if !first.is_finite() => return None,
+        None => {}
     }
     let at: State = integrator.advance(&start, qdd, first);
     let g_now = model.constraint_values(&at.q);
@@ -181,6 +224,84 @@ pub(crate) fn first_activation(
         mode: settings.events.impulses,
         energy_lost: before - model.kinetic_energy(state),
     })
+}
+
+/// A bound on how fast the gaps of rows on bodies that turn change over a
+/// trial step (issue 36, finding 3): a corner–disc distance, or a corner
+/// against the line of a turning edge, is not monotone over a step, and a
+/// corner can enter a small disc and leave it between two samples. Each
+/// body's material points move at most at `|v| + |ω| R` (`R` its reach),
+/// the larger of the two ends (a speed held under a constant `q̈` is convex
+/// in time).
+struct Sweep {
+    /// `(speed, spin)` bounds of each body; zeros for a fixed one.
+    bodies: Vec<(f64, f64)>,
+}
+
+impl Sweep {
+    fn new(model: &Model, start: &State, qdd: &[f64], h: f64) -> Sweep {
+        let qd_end: Vec<f64> = start.qd.iter().zip(qdd).map(|(v, a)| v + h * a).collect();
+        let bodies = model
+            .bodies
+            .iter()
+            .map(|b| {
+                if !b.is_dynamic() {
+                    return (0.0, 0.0);
+                }
+                let (_, w0) = b.angle(&start.q, &start.qd);
+                let (_, w1) = b.angle(&start.q, &qd_end);
+                let spin = w0.abs().max(w1.abs());
+                let v = b.kinematics(&start.q, &start.qd).v.norm().max(b.kinematics(&start.q, &qd_end).v.norm());
+                (v + spin * b.reach(), spin)
+            })
+            .collect();
+        Sweep { bodies }
+    }
+
+    /// A bound `L` on `|ġ_k|` over the step for a row on a body that turns
+    /// (`None` for the others: a ball's rows are left to the end's sign), its
+    /// gap at most `gap` from the bodies' reach. Every gap of a row is a
+    /// distance of a point to a feature (a line, an end, a disc), which
+    /// changes no faster than the point moves relative to the feature's
+    /// body: `|ġ| ≤ Σ_b (|v_b| + |ω_b| R_b) + |ω| gap`.
+    fn speed(&self, model: &Model, k: usize, gap: f64) -> Option<f64> {
+        let turns = |b: &usize| model.bodies[*b].shape().is_some();
+        let ids = model.constraints[k].bodies();
+        if !ids.iter().any(turns) {
+            return None;
+        }
+        Some(ids.iter().map(|b| self.bodies[*b].0 + self.bodies[*b].1 * gap.abs()).sum())
+    }
+}
+
+/// Halvings of a trial step searched for a dip (pieces of `h/1024` at most).
+const DIP_DEPTH: u32 = 10;
+
+/// The first time `g` is below 0 between `(a, g(a))`, apart, and `(b,
+/// g(b))`, with `|ġ| ≤ speed`. A piece apart at both ends cannot reach 0
+/// unless `g(a) + g(b) < speed (b − a)`, so only such pieces are halved; a
+/// piece that ends inside holds a root, and is halved too, for the
+/// earliest. Pieces are taken earliest first, down to [`DIP_DEPTH`] (a dip
+/// missed there is shallower than `speed h / 2¹¹`); the root of the first
+/// bracket is then located.
+fn dip(g: impl Fn(f64) -> f64, a: (f64, f64), b: (f64, f64), speed: f64, roots: RootTol) -> Option<f64> {
+    let mut pieces = vec![(a, b, 0)];
+    while let Some(((a, ga), (b, gb), depth)) = pieces.pop() {
+        let bracket = gb < 0.0;
+        if bracket && depth >= DIP_DEPTH {
+            return Some(root(&g, a, ga, b, gb, roots));
+        }
+        if !bracket && (ga + gb >= speed * (b - a) || depth >= DIP_DEPTH) {
+            continue;
+        }
+        let m = 0.5 * (a + b);
+        let gm = g(m);
+        if gm >= 0.0 {
+            pieces.push(((m, gm), (b, gb), depth + 1));
+        }
+        pieces.push(((a, ga), (m, gm), depth + 1));
+    }
+    None
 }
 
 /// The earliest time before `cut` where one of the `landing` rows (held by the

@@ -176,9 +176,12 @@ impl World {
     /// `h` ([`crate::contacts`]), carrying `F⁺` over by key.
     fn refresh_contacts(&mut self, h: f64) {
         let Some(generator) = &self.model.contacts else { return };
+        // The fastest material point, corners turning included (issue 36:
+        // a rod spinning at 200 rad/s with its centroid still swept through
+        // a post with no row when only the centroid's speed counted).
         let vmax = (0..self.model.bodies.len())
             .filter(|&b| self.model.bodies[b].is_dynamic())
-            .map(|b| self.model.velocity(b, &self.state).norm())
+            .map(|b| self.model.bodies[b].sweep_speed(&self.state.q, &self.state.qd))
             .fold(0.0, f64::max);
         let margin = generator.margin.max(4.0 * h * vmax);
         let keep: Vec<ConstraintKey> = (0..self.active_set.handled.len())
@@ -396,24 +399,47 @@ impl World {
     /// * `τ` at or below the stable bound of eq. (5) for the integrator
     ///   ([`Integrator::min_tau_over_h`]: `1.207 h` for semi-implicit Euler,
     ///   `h` for the constant-acceleration step);
-    /// * `h v > r`: the fastest body moves farther than the smallest ball's
-    ///   radius in a step, and a contact may be crossed between two step ends
-    ///   unseen (events look at the ends).
+    /// * `h (|v| + |ω| R) > r`: the fastest material point (a turning
+    ///   body's corners included) moves farther in a step than the smallest
+    ///   radius of a ball or a disc (fixed ones too: a peg) or inradius of a
+    ///   shape, so a contact may be crossed between two samples.
     pub fn stability_warnings(&self, tau: f64, h: f64) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {
             out.push(warning);
         }
         let bodies = &self.model.bodies;
-        let dynamic = (0..bodies.len()).filter(|&b| bodies[b].is_dynamic());
-        let fastest = dynamic.clone().map(|b| self.model.velocity(b, &self.state).norm()).fold(0.0, f64::max);
-        let smallest = dynamic.map(|b| bodies[b].radius).filter(|r| *r > 0.0).fold(f64::INFINITY, f64::min);
-        if smallest.is_finite() && h * fastest > smallest {
+        let (q, qd) = (&self.state.q, &self.state.qd);
+        // The fastest material point (a spin counts at its corners) ...
+        let fastest = (0..bodies.len())
+            .filter(|&b| bodies[b].is_dynamic())
+            .map(|b| (b, bodies[b].sweep_speed(q, qd)))
+            .max_by(|x, y| x.1.total_cmp(&y.1));
+        // ... against the smallest thing it may cross: a ball's or a disc's
+        // radius, fixed ones included (a peg), or a shape's inradius.
+        let size = |b: &crate::body::Body| match b.shape() {
+            Some(shape) => shape.inradius(),
+            None => b.radius,
+        };
+        let smallest = (0..bodies.len())
+            .map(|b| (b, size(&bodies[b])))
+            .filter(|(_, r)| *r > 0.0)
+            .min_by(|x, y| x.1.total_cmp(&y.1));
+        if let (Some((f, speed)), Some((s, r))) = (fastest, smallest)
+            && h * speed > r
+        {
+            let spin = bodies[f].angle(q, qd).1;
+            let how = if spin.abs() * bodies[f].reach() > bodies[f].kinematics(q, qd).v.norm() {
+                format!("`{}` spins at {spin:.3} rad/s: its corners move at {speed:.3} m/s", bodies[f].name)
+            } else {
+                format!("the fastest body, `{}`, moves at {speed:.3} m/s", bodies[f].name)
+            };
             out.push(format!(
-                "h = {h:e} s lets the fastest body ({fastest:.3} m/s) move {:.3e} m in a step, more than the \
-                 smallest radius ({smallest:e} m): a contact may be crossed unseen; use h ≤ {:.1e} s",
-                h * fastest,
-                smallest / fastest
+                "h = {h:e} s: {how}, {:.3e} m in a step, more than `{}`'s size ({r:e} m): a contact may be crossed \
+                 between two samples; use h ≤ {:.1e} s",
+                h * speed,
+                bodies[s].name,
+                r / speed
             ));
         }
         out

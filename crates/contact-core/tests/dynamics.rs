@@ -300,7 +300,7 @@ fn unstable_settings_are_warned_about() {
     // 20 m/s × 6 ms = 0.12 m > 0.1 m; 5 ms is the largest safe step.
     let fast = w.stability_warnings(1.0, 6e-3);
     assert_eq!(fast.len(), 1);
-    assert!(fast[0].contains("more than the smallest radius (1e-1 m)") && fast[0].contains("h ≤ 5.0e-3 s"), "{fast:?}");
+    assert!(fast[0].contains("size (1e-1 m)") && fast[0].contains("h ≤ 5.0e-3 s"), "{fast:?}");
     assert!(w.stability_warnings(1.0, 4e-3).is_empty());
 }
 
