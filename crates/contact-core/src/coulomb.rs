@@ -1,7 +1,8 @@
 //! Coulomb friction in the plane as a complementarity problem, exact: the
-//! statuses of the contacts by pivoting, and Lemke's method where pivoting
-//! cycles ([`crate::friction`] sets the problems up; this module only sees
-//! `A` and `b`).
+//! statuses of the contacts by pivoting, Lemke's method where pivoting
+//! cycles, and the enumeration of every status where Lemke's method fails
+//! ([`crate::friction`] sets the problems up; this module only sees `A` and
+//! `b`).
 //!
 //! The rows are normal rows (equalities first, then contacts and other
 //! inequalities) and, after them, one tangential row per contact with
@@ -24,10 +25,10 @@
 //!
 //! (Stewart–Trinkle, Anitescu–Potra). A contact that *slides* (the caller
 //! fixes the direction `s` of its slip, `sliding: Some(s)`) has no
-//! tangential unknown: its normal column is `A_{·n} − s μ A_{·t}`, which makes
-//! the matrix unsymmetric and, past Painlevé's bound, not even copositive:
-//! then the problem may have no solution, and Lemke's method says so by
-//! ending on a ray ([`Failure::Inconsistent`]).
+//! tangential unknown and no condition on `w_t`: its normal column is
+//! `A_{·n} − s μ A_{·t}`, which makes the matrix unsymmetric and, past
+//! Painlevé's bound, not even copositive. Then the problem may have no
+//! solution ([`Failure::Inconsistent`]).
 //!
 //! **Pivoting.** Each contact has a status (off, on, stick, slip `±`); a
 //! status fixes a square linear system (`w = 0` on the rows on, `λ_t = −sμλ_n`
@@ -40,6 +41,31 @@
 //! method (complementary pivoting on a dense tableau, covering vector `1`),
 //! which ends, on a solution or on a ray.
 //!
+//! **A ray is not a proof.** Lemke's ray proves that no solution exists for
+//! a copositive-plus matrix. Once a contact slides the matrix is not
+//! copositive, and with dependent rows (below) it is degenerate: of 140 000
+//! random problems (`tests/friction_enumeration.rs`), 372 where an answer
+//! exists ended on a ray, 9 more at the cap or on a non-answer. So where it
+//! ends without an answer (a ray, its cap of pivots, or an answer that
+//! misses the contract), every status vector is tried, nearest the start
+//! first ([`Problem::enumerate`]):
+//!
+//! ```text
+//! equality:              on
+//! without friction:      off, on
+//! sliding (s fixed):     off, slip s
+//! may stick:             off, stick, slip +1, slip −1
+//! ```
+//!
+//! up to [`ENUMERATION_LIMIT`] `= 4⁸ = 65 536` vectors (8 contacts that may
+//! stick, 16 that slide), half a second at worst. Each is solved completely
+//! ([`Problem::solve_status`]): its system by Gaussian elimination with
+//! complete pivoting; where that is singular, its solutions `x₀ + N y` over
+//! the null space, the `y` deepest inside the status's inequalities by a
+//! small linear program. No status holding proves that no answer exists
+//! ([`Proof::Enumeration`]); past the limit a ray is taken as it comes and
+//! the failure says so ([`Proof::LemkeRay`]).
+//!
 //! **Dependent rows.** A box on a box with friction has four rows (two
 //! corners, normal and tangent) for three relative coordinates: `A` is
 //! singular and `λ` not unique. Each solve factors `K + ε diag(|K|)` (`ε =
@@ -50,9 +76,17 @@
 //! with the slips by the Sherman–Morrison–Woodbury formula (up to 24 slips;
 //! a dense LU past that).
 //!
-//! **The contract.** An answer is accepted when every condition above holds
-//! to `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` on `w` and `ε_w/‖A‖` on `λ`, the same
+//! **The contract.** Pivoting stops when every condition above holds to
+//! `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` on `w` and `ε_w/‖A‖` on `λ`, the same
 //! relative contract as the frictionless solver ([`crate::lcp::CONTRACT`]).
+//! Where `A` is singular, a status whose system does not hold, solved
+//! through its regularization, gives `λ ~ 1e10 ‖b‖/‖A‖` with `w ≠ 0` on its
+//! rows, and that contract, relative to `‖A‖ ‖λ‖`, accepts it. So every
+//! answer, whatever found it, is held to the strict contract: the same
+//! conditions with `‖A‖ ‖λ‖` counted up to `10³ ‖b‖`
+//! ([`Problem::strict_ratio`]). One that misses it is not an answer; it is
+//! returned only where nothing else is and the island is too large to
+//! enumerate.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -126,6 +160,18 @@ pub struct Round {
     pub changes: Vec<(usize, Change)>,
 }
 
+/// Which method found an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Pivoting on the statuses.
+    Pivoting,
+    /// Lemke's method (pivoting cycled).
+    Lemke,
+    /// The enumeration of every status ([`Problem::enumerate`]): pivoting
+    /// cycled and Lemke's method ended on a ray or at its cap.
+    Enumeration,
+}
+
 /// A complementary answer.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -134,19 +180,43 @@ pub struct Answer {
     /// The status of each normal row.
     pub modes: Vec<Mode>,
     pub rounds: Vec<Round>,
-    /// Lemke's method finished it (pivoting cycled).
-    pub lemke: bool,
+    /// The method that found it.
+    pub method: Method,
+}
+
+/// What shows that no answer exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Every status vector of the island was tried, this many, and none
+    /// holds ([`Problem::enumerate`]): a proof, to the contract.
+    Enumeration { statuses: usize },
+    /// Lemke's method ended on a ray, and the island has more statuses than
+    /// [`ENUMERATION_LIMIT`]. Not a proof where a contact slides or `A` is
+    /// singular (module docs).
+    LemkeRay,
+}
+
+impl Proof {
+    /// The test, in words (for a trace or a report).
+    pub fn sentence(&self) -> String {
+        match self {
+            Proof::Enumeration { statuses } => format!("enumeration of all {statuses} statuses"),
+            Proof::LemkeRay => "Lemke's ray (not a proof: the island is too large to enumerate)".to_string(),
+        }
+    }
 }
 
 /// Why no answer came.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
-    /// No `λ` satisfies the conditions: Lemke's method ended on a ray. With
-    /// sliding contacts, Painlevé's paradox: those whose push drives them in
-    /// (`A_nn − s μ A_nt ≤ 0`), else every sliding one (indices into
-    /// [`Problem::contacts`]).
-    Inconsistent(Vec<usize>),
-    /// Pivoting cycled and Lemke's method reached its cap: a numerical failure.
+    /// No `λ` satisfies the conditions. `blamed`: with sliding contacts
+    /// (Painlevé's paradox), those whose push drives them in (`A_nn − s μ
+    /// A_nt ≤ 0`, [`Problem::painleve`]), else every sliding one (indices
+    /// into [`Problem::contacts`]); empty with no sliding contact. `proof`:
+    /// what established it.
+    Inconsistent { blamed: Vec<usize>, proof: Proof },
+    /// Pivoting cycled, Lemke's method reached its cap, and the island is too
+    /// large to enumerate: a numerical failure.
     Unsolved,
 }
 
@@ -168,6 +238,8 @@ pub fn dense_a(rows: &[&crate::constraint::SparseRow], minv: &[f64]) -> DMatrix<
 const EPS: f64 = 1e-10;
 /// The relative contract (module docs).
 const CONTRACT: f64 = 1e-9;
+/// `‖A‖ ‖λ‖` counts up to this many `‖b‖` in the strict contract ([`Problem::strict_ratio`]).
+const STRICT_CAP: f64 = 1e3;
 
 impl Problem {
     fn m(&self) -> usize {
@@ -182,10 +254,21 @@ impl Problem {
 
     /// `(ε_w, ε_λ)` of the contract at `λ`.
     fn tolerances(&self, lambda: &[f64]) -> (f64, f64) {
+        self.tolerances_with(lambda, false)
+    }
+
+    /// `(ε_w, ε_λ)` at `λ`, `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` and `ε_λ = ε_w /
+    /// ‖A‖`; `strict`: with `‖A‖ ‖λ‖` counted up to `10³ ‖b‖`
+    /// ([`Problem::strict_ratio`]).
+    fn tolerances_with(&self, lambda: &[f64], strict: bool) -> (f64, f64) {
         let norm_a = (0..self.m()).map(|i| self.a.row(i).iter().map(|x| x.abs()).sum::<f64>()).fold(0.0, f64::max);
         let nl = lambda.iter().map(|x| x * x).sum::<f64>().sqrt();
         let nb = self.b.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let ew = CONTRACT * (norm_a * nl + nb).max(f64::MIN_POSITIVE);
+        let mut forces = norm_a * nl;
+        if strict {
+            forces = forces.min(STRICT_CAP * nb);
+        }
+        let ew = CONTRACT * (forces + nb).max(f64::MIN_POSITIVE);
         (ew, if norm_a > 0.0 { ew / norm_a } else { ew })
     }
 
@@ -324,22 +407,57 @@ impl Problem {
 
     /// Solves the problem from the statuses `modes` (see the module docs):
     /// pivoting from them, then from every contact off (apart: a resting
-    /// contact that slides takes no impulse), then Lemke's method.
+    /// contact that slides takes no impulse), then Lemke's method, each
+    /// answer held to the strict contract ([`Self::strict_ratio`]); then
+    /// the enumeration of every status (up to [`ENUMERATION_LIMIT`]),
+    /// nearest `modes` first, which alone proves that no answer exists.
     pub fn solve(&self, modes: Vec<Mode>) -> Result<Answer, Failure> {
         let mut rounds = Vec::new();
         let off: Vec<Mode> = (0..self.nnormal).map(|i| if i < self.neq { Mode::On } else { Mode::Off }).collect();
+        let first = modes.clone();
         let starts = if modes == off { vec![modes] } else { vec![modes, off] };
+        // An answer to the contract alone (a singular system that does not
+        // hold, solved by its regularization into a huge λ): the last resort.
+        let mut loose: Option<Answer> = None;
         for start in starts {
-            match self.pivot(start, &mut rounds) {
-                Some(lambda_modes) => {
-                    let (lambda, modes) = lambda_modes;
-                    return Ok(Answer { lambda, modes, rounds, lemke: false });
+            if let Some((lambda, modes)) = self.pivot(start, &mut rounds) {
+                if self.strict_ratio(&lambda) <= 1.0 {
+                    return Ok(Answer { lambda, modes, rounds, method: Method::Pivoting });
                 }
-                None => continue,
+                loose.get_or_insert(Answer { lambda, modes, rounds: Vec::new(), method: Method::Pivoting });
             }
         }
-        let mut answer = self.lemke()?;
-        // Lemke's answer is the last round (no change after it).
+        let lemke = self.lemke();
+        let answer = match lemke {
+            Ok(answer) if self.strict_ratio(&answer.lambda) <= 1.0 => Ok(answer),
+            // A ray proves nothing once a contact slides or `A` is singular:
+            // every status is tried where there are few enough.
+            other => {
+                let end = match other {
+                    Ok(answer) => {
+                        loose.get_or_insert(answer);
+                        LemkeEnd::Cap
+                    }
+                    Err(end) => end,
+                };
+                let statuses = self.statuses();
+                if statuses <= ENUMERATION_LIMIT {
+                    self.enumerate(&first).ok_or_else(|| Failure::Inconsistent {
+                        blamed: self.blamed(),
+                        proof: Proof::Enumeration { statuses },
+                    })
+                } else if let Some(answer) = loose.take() {
+                    Ok(answer)
+                } else {
+                    Err(match end {
+                        LemkeEnd::Ray => Failure::Inconsistent { blamed: self.blamed(), proof: Proof::LemkeRay },
+                        LemkeEnd::Cap => Failure::Unsolved,
+                    })
+                }
+            }
+        };
+        let mut answer = answer?;
+        // The answer is the last round (no change after it).
         let w = self.w(&answer.lambda);
         rounds.push(Round { modes: answer.modes.clone(), lambda: answer.lambda.clone(), w, changes: Vec::new() });
         answer.rounds = rounds;
@@ -382,7 +500,7 @@ impl Problem {
     }
 
     /// Lemke's method on the problem (module docs).
-    fn lemke(&self) -> Result<Answer, Failure> {
+    fn lemke(&self) -> Result<Answer, LemkeEnd> {
         let m = self.m();
         let neq = self.neq;
         // Equalities eliminated: Ā = A − A_·E A_EE⁻¹ A_E·, b̄ = b − A_·E A_EE⁻¹ b_E.
@@ -393,7 +511,7 @@ impl Problem {
             let mut rhs = DMatrix::zeros(neq, m + 1);
             rhs.view_mut((0, 0), (neq, m)).copy_from(&aer);
             rhs.set_column(m, &be);
-            let x = regularized_solve_many(&aee, &rhs).ok_or(Failure::Inconsistent(Vec::new()))?;
+            let x = regularized_solve_many(&aee, &rhs).ok_or(LemkeEnd::Cap)?;
             let ab = self.a.view((0, 0), (m, neq)).into_owned() * &x;
             let abar = &self.a - ab.view((0, 0), (m, m));
             let bbar: Vec<f64> = (0..m).map(|i| self.b[i] - ab[(i, m)]).collect();
@@ -441,10 +559,7 @@ impl Problem {
             mm[(beta, p)] = -1.0;
             mm[(beta, n)] = -1.0;
         }
-        let z = lemke(&mm, &q).map_err(|end| match end {
-            LemkeEnd::Ray => Failure::Inconsistent(self.blamed()),
-            LemkeEnd::Cap => Failure::Unsolved,
-        })?;
+        let z = lemke(&mm, &q)?;
         let mut lambda: Vec<f64> = (&l * DVector::from_column_slice(&z)).iter().copied().collect();
         if let Some(x) = elim {
             // λ_E = A_EE⁻¹ (b_E − A_E· λ).
@@ -469,7 +584,7 @@ impl Problem {
                 }
             })
             .collect();
-        Ok(Answer { lambda, modes, rounds: Vec::new(), lemke: true })
+        Ok(Answer { lambda, modes, rounds: Vec::new(), method: Method::Lemke })
     }
 
     /// The sliding contacts whose push drives them in: `A_nn − s μ A_nt ≤ 0`
@@ -499,19 +614,38 @@ impl Problem {
 
     /// The worst broken condition relative to the contract (≤ 1: complementary).
     pub fn contract_ratio(&self, answer: &Answer) -> f64 {
-        let (ew, el) = self.tolerances(&answer.lambda);
-        let w = self.w(&answer.lambda);
+        self.ratio(&answer.lambda)
+    }
+
+    /// [`Self::contract_ratio`] of `λ` alone: every condition of the module
+    /// docs, whatever the statuses.
+    pub fn ratio(&self, lambda: &[f64]) -> f64 {
+        self.ratio_with(lambda, self.tolerances(lambda))
+    }
+
+    /// [`Self::ratio`] to the strict contract, its tolerances bounded by
+    /// the data: `ε_w = 1e-9 (min(‖A‖ ‖λ‖, 10³ ‖b‖) + ‖b‖)`, `ε_λ = ε_w /
+    /// ‖A‖`. Where `A` is singular, a system that does not hold, solved
+    /// through its regularization, gives a huge `λ` (`~1e10 ‖b‖/‖A‖`) with
+    /// `w ≠ 0` on its rows that the contract's `1e-9 ‖A‖ ‖λ‖` accepts; a
+    /// `λ` that large is held to `1e-6 ‖b‖` here.
+    pub fn strict_ratio(&self, lambda: &[f64]) -> f64 {
+        self.ratio_with(lambda, self.tolerances_with(lambda, true))
+    }
+
+    fn ratio_with(&self, lambda: &[f64], (ew, el): (f64, f64)) -> f64 {
+        let w = self.w(lambda);
         let mut worst = 0.0_f64;
         for i in 0..self.nnormal {
             if i < self.neq {
                 worst = worst.max(w[i].abs() / ew);
             } else {
-                worst = worst.max(-w[i] / ew).max(-answer.lambda[i] / el);
-                worst = worst.max((answer.lambda[i].max(0.0) * w[i].max(0.0)) / (ew * answer.lambda[i].abs().max(el)));
+                worst = worst.max(-w[i] / ew).max(-lambda[i] / el);
+                worst = worst.max((lambda[i].max(0.0) * w[i].max(0.0)) / (ew * lambda[i].abs().max(el)));
             }
         }
         for fc in &self.contacts {
-            let (ln, lt, wt) = (answer.lambda[fc.normal], answer.lambda[fc.tangent], w[fc.tangent]);
+            let (ln, lt, wt) = (lambda[fc.normal], lambda[fc.tangent], w[fc.tangent]);
             worst = worst.max((lt.abs() - fc.mu * ln) / el);
             // Slipping (|w_t| > 0) needs the force on the cone's edge, against the slip.
             if wt.abs() > ew {
@@ -523,6 +657,385 @@ impl Problem {
         }
         worst
     }
+}
+
+/// The most status vectors an island may have for [`Problem::enumerate`]:
+/// `4⁸` (8 contacts that may stick, or 16 that slide, or 16 rows without
+/// friction). Past it, a ray of Lemke's method is taken as it comes
+/// ([`Proof::LemkeRay`]).
+pub const ENUMERATION_LIMIT: usize = 1 << 16;
+
+/// A pivot below this fraction of the largest entry of a status's system
+/// counts as zero ([`rank_revealing`]): that system is singular.
+const RANK: f64 = 1e-10;
+
+impl Problem {
+    /// The statuses normal row `i` may take (`of`: [`Self::contact_of`]):
+    /// on for an equality; off or on without friction; off or its slip for
+    /// a contact that slides; off, stick, or slip either way for one that
+    /// may stick.
+    fn choices(&self, of: &[Option<usize>], i: usize) -> Vec<Mode> {
+        if i < self.neq {
+            return vec![Mode::On];
+        }
+        match of[i].map(|c| self.contacts[c]) {
+            None => vec![Mode::Off, Mode::On],
+            Some(FrictionContact { sliding: Some(s), .. }) => vec![Mode::Off, Mode::Slip(s)],
+            Some(_) => vec![Mode::Off, Mode::Stick, Mode::Slip(1.0), Mode::Slip(-1.0)],
+        }
+    }
+
+    /// The number of status vectors (saturating): the product of each normal
+    /// row's choices.
+    pub fn statuses(&self) -> usize {
+        let of = self.contact_of();
+        (0..self.nnormal).fold(1usize, |n, i| n.saturating_mul(self.choices(&of, i).len()))
+    }
+
+    /// Every status vector, nearest `start` first (fewest rows changed, then
+    /// in order), each solved by [`Self::solve_status`]: the first answer,
+    /// or `None` when no status holds, which proves that no answer exists
+    /// (to the strict contract). `None` too past [`ENUMERATION_LIMIT`]
+    /// statuses, untried.
+    pub fn enumerate(&self, start: &[Mode]) -> Option<Answer> {
+        if self.statuses() > ENUMERATION_LIMIT {
+            return None;
+        }
+        let of = self.contact_of();
+        // Each row's choices with its start first.
+        let choices: Vec<Vec<Mode>> = (0..self.nnormal)
+            .map(|i| {
+                let mut c = self.choices(&of, i);
+                if let Some(p) = start.get(i).and_then(|m| c.iter().position(|x| x == m)) {
+                    c[..=p].rotate_right(1);
+                }
+                c
+            })
+            .collect();
+        let total = choices.iter().map(Vec::len).product::<usize>();
+        // The status vectors by their distance from the start (a digit 0 is the start's).
+        let digits = |mut index: usize| -> Vec<usize> {
+            choices
+                .iter()
+                .map(|c| {
+                    let d = index % c.len();
+                    index /= c.len();
+                    d
+                })
+                .collect()
+        };
+        let mut by_distance: Vec<Vec<usize>> = vec![Vec::new(); self.nnormal + 1];
+        for index in 0..total {
+            by_distance[digits(index).iter().filter(|&&d| d != 0).count()].push(index);
+        }
+        for index in by_distance.into_iter().flatten() {
+            let modes: Vec<Mode> = digits(index).iter().zip(&choices).map(|(&d, c)| c[d]).collect();
+            if let Some(lambda) = self.solve_status(&modes) {
+                return Some(Answer { lambda, modes, rounds: Vec::new(), method: Method::Enumeration });
+            }
+        }
+        None
+    }
+
+    /// The answer with the statuses `modes`, if one holds (to the strict
+    /// contract, [`Self::strict_ratio`]): complete for one status vector.
+    ///
+    /// ```text
+    /// unknowns x:  λ on the rows on, λ_t of the contacts that stick;  λ = L x  (λ_t = −s μ λ_n on a slip)
+    /// K x = r:     w = A L x − b = 0 on the rows of the unknowns
+    /// G x ≥ h:     λ_n ≥ 0 on;  μ λ_n ∓ λ_t ≥ 0 stick;  w_n ≥ 0 off;  s w_t ≥ 0 slip (of a contact that may stick)
+    /// ```
+    ///
+    /// `K x = r` by Gaussian elimination with complete pivoting
+    /// ([`rank_revealing`]): `x₀`, and where `K` is singular (dependent
+    /// rows) the null space `N`. Its other solutions `x₀ + N y` must hold it
+    /// too (the residual of `x₀`, to the strict contract), and the `y`
+    /// deepest inside `G (x₀ + N y) ≥ h` comes from a small linear program
+    /// ([`deepest`], the rows of `w` divided by `‖A‖`).
+    pub fn solve_status(&self, modes: &[Mode]) -> Option<Vec<f64>> {
+        let of = self.contact_of();
+        let m = self.m();
+        // Unknowns: the rows on, then the tangents that stick; `λ = L x`.
+        let mut rows: Vec<usize> = (0..self.nnormal).filter(|&i| modes[i].is_on()).collect();
+        rows.extend(self.contacts.iter().filter(|c| modes[c.normal] == Mode::Stick).map(|c| c.tangent));
+        let n = rows.len();
+        let position = |r: usize| rows.iter().position(|&x| x == r);
+        let mut l: Vec<Vec<(usize, f64)>> = rows.iter().map(|&r| vec![(r, 1.0)]).collect();
+        for fc in &self.contacts {
+            if let (Mode::Slip(s), Some(j)) = (modes[fc.normal], position(fc.normal)) {
+                l[j].push((fc.tangent, -s * fc.mu));
+            }
+        }
+        let lambda_of = |x: &[f64]| -> Vec<f64> {
+            let mut lambda = vec![0.0; m];
+            for (col, xj) in l.iter().zip(x) {
+                for &(r, c) in col {
+                    lambda[r] += c * xj;
+                }
+            }
+            lambda
+        };
+        // `A L`, and the system: w = 0 on the unknowns' rows.
+        let al = DMatrix::from_fn(m, n, |e, j| l[j].iter().map(|&(r, c)| c * self.a[(e, r)]).sum::<f64>());
+        let k = DMatrix::from_fn(n, n, |i, j| al[(rows[i], j)]);
+        let r: Vec<f64> = rows.iter().map(|&i| self.b[i]).collect();
+        let (x0, null) = rank_revealing(&k, &r);
+        let lambda = lambda_of(&x0);
+        if self.strict_ratio(&lambda) <= 1.0 {
+            return Some(lambda);
+        }
+        // A singular system must hold (`r` in the range of `K`): its other
+        // solutions `x₀ + N y` keep its residual.
+        let (ew, _) = self.tolerances_with(&lambda, true);
+        let residual =
+            (0..n).map(|i| ((0..n).map(|j| k[(i, j)] * x0[j]).sum::<f64>() - r[i]).abs()).fold(0.0, f64::max);
+        if null.is_empty() || residual > ew {
+            return None;
+        }
+        // The status's inequalities `g·x ≥ h`, in units of λ (rows of `w`
+        // divided by ‖A‖).
+        let norm_a = (0..m)
+            .map(|i| self.a.row(i).iter().map(|x| x.abs()).sum::<f64>())
+            .fold(0.0, f64::max)
+            .max(f64::MIN_POSITIVE);
+        let unit = |j: usize| -> Vec<f64> { (0..n).map(|i| f64::from(u8::from(i == j))).collect() };
+        let w_row = |e: usize, sign: f64| -> (Vec<f64>, f64) {
+            ((0..n).map(|j| sign * al[(e, j)] / norm_a).collect(), sign * self.b[e] / norm_a)
+        };
+        let mut ineq: Vec<(Vec<f64>, f64)> = Vec::new();
+        for i in self.neq..self.nnormal {
+            let Some(j) = position(i) else {
+                ineq.push(w_row(i, 1.0)); // off: w_n ≥ 0
+                continue;
+            };
+            ineq.push((unit(j), 0.0)); // on: λ_n ≥ 0
+            let Some(fc) = of[i].map(|c| self.contacts[c]) else { continue };
+            match modes[i] {
+                Mode::Stick => {
+                    let t = position(fc.tangent).expect("a stick's tangent is an unknown");
+                    for sign in [1.0, -1.0] {
+                        let mut g = unit(j);
+                        g[j] = fc.mu;
+                        g[t] = -sign;
+                        ineq.push((g, 0.0)); // μ λ_n ∓ λ_t ≥ 0
+                    }
+                }
+                Mode::Slip(s) if fc.sliding.is_none() => ineq.push(w_row(fc.tangent, s)), // s w_t ≥ 0
+                _ => {}
+            }
+        }
+        // In y: g·N y ≥ h − g·x₀.
+        let g: Vec<Vec<f64>> = ineq
+            .iter()
+            .map(|(g, _)| null.iter().map(|col| g.iter().zip(col).map(|(a, b)| a * b).sum()).collect())
+            .collect();
+        let h: Vec<f64> = ineq.iter().map(|(g, h)| h - g.iter().zip(&x0).map(|(a, b)| a * b).sum::<f64>()).collect();
+        let scale =
+            x0.iter().map(|v| v * v).sum::<f64>().sqrt() + self.b.iter().map(|v| v * v).sum::<f64>().sqrt() / norm_a;
+        let y = deepest(&g, &h, null.len(), scale.max(f64::MIN_POSITIVE))?;
+        let mut x = x0;
+        for (col, yc) in null.iter().zip(&y) {
+            for (xi, ci) in x.iter_mut().zip(col) {
+                *xi += ci * yc;
+            }
+        }
+        let lambda = lambda_of(&x);
+        (self.strict_ratio(&lambda) <= 1.0).then_some(lambda)
+    }
+}
+
+impl Problem {
+    /// Whether `λ` is no force at all: every entry within the strict
+    /// contract's `ε_λ` of 0.
+    pub fn is_zero(&self, lambda: &[f64]) -> bool {
+        let (_, el) = self.tolerances_with(&vec![0.0; lambda.len()], true);
+        lambda.iter().all(|l| l.abs() <= el)
+    }
+
+    /// Whether `λ` is an answer with the statuses `modes`: complementary to
+    /// the strict contract ([`Self::strict_ratio`]), and `w = 0` there on
+    /// every row on and every tangent that sticks, `λ = 0` on every row off.
+    pub fn holds_with(&self, modes: &[Mode], lambda: &[f64]) -> bool {
+        if self.strict_ratio(lambda) > 1.0 {
+            return false;
+        }
+        let (ew, el) = self.tolerances_with(lambda, true);
+        let w = self.w(lambda);
+        let of = self.contact_of();
+        (0..self.nnormal).all(|i| match modes[i] {
+            Mode::Off => lambda[i].abs() <= el,
+            Mode::Stick => w[i].abs() <= ew && of[i].is_some_and(|c| w[self.contacts[c].tangent].abs() <= ew),
+            _ => w[i].abs() <= ew,
+        })
+    }
+}
+
+/// `K x = r` by Gaussian elimination with complete pivoting, `P K Q = L U`:
+/// a solution `x₀` (the free unknowns 0, refined once) and a basis of the
+/// null space of `K` (unit columns), its rank the pivots above [`RANK`]
+/// of the largest entry. Where `r` is not in the range of `K`, `x₀` leaves
+/// a residual (the contract then rejects it).
+fn rank_revealing(k: &DMatrix<f64>, r: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let n = r.len();
+    let mut u: Vec<Vec<f64>> = (0..n).map(|i| (0..n).map(|j| k[(i, j)]).collect()).collect();
+    let mut perm_r: Vec<usize> = (0..n).collect();
+    let mut perm_c: Vec<usize> = (0..n).collect();
+    let mut lower = vec![vec![0.0; n]; n];
+    let largest = u.iter().flatten().fold(0.0_f64, |a, b| a.max(b.abs()));
+    let mut rank = 0;
+    while rank < n {
+        let (mut pi, mut pj, mut best) = (rank, rank, 0.0);
+        for (i, row) in u.iter().enumerate().skip(rank) {
+            for (j, v) in row.iter().enumerate().skip(rank) {
+                if v.abs() > best {
+                    (pi, pj, best) = (i, j, v.abs());
+                }
+            }
+        }
+        if best <= RANK * largest || best == 0.0 {
+            break;
+        }
+        u.swap(rank, pi);
+        lower.swap(rank, pi);
+        perm_r.swap(rank, pi);
+        for row in &mut u {
+            row.swap(rank, pj);
+        }
+        perm_c.swap(rank, pj);
+        let (above, below) = u.split_at_mut(rank + 1);
+        let pivot_row = &above[rank];
+        for (i, row) in below.iter_mut().enumerate() {
+            let f = row[rank] / pivot_row[rank];
+            lower[rank + 1 + i][rank] = f;
+            if f != 0.0 {
+                for (x, p) in row[rank..].iter_mut().zip(&pivot_row[rank..]) {
+                    *x -= f * p;
+                }
+            }
+        }
+        rank += 1;
+    }
+    // x with the free unknowns at `free`: U_BB x_B = (L⁻¹ P rhs)_B − U_BF free.
+    let solve = |rhs: &[f64], free: &[f64]| -> Vec<f64> {
+        let mut y: Vec<f64> = perm_r.iter().map(|&i| rhs[i]).collect();
+        for i in 0..n {
+            for j in 0..i.min(rank) {
+                y[i] -= lower[i][j] * y[j];
+            }
+        }
+        let mut xq = vec![0.0; n];
+        xq[rank..].copy_from_slice(free);
+        for i in (0..rank).rev() {
+            let s: f64 = (i + 1..n).map(|j| u[i][j] * xq[j]).sum();
+            xq[i] = (y[i] - s) / u[i][i];
+        }
+        let mut x = vec![0.0; n];
+        for (p, &c) in perm_c.iter().enumerate() {
+            x[c] = xq[p];
+        }
+        x
+    };
+    let zeros = vec![0.0; n - rank];
+    let mut x = solve(r, &zeros);
+    let residual: Vec<f64> = (0..n).map(|i| r[i] - (0..n).map(|j| k[(i, j)] * x[j]).sum::<f64>()).collect();
+    for (xi, d) in x.iter_mut().zip(solve(&residual, &zeros)) {
+        *xi += d;
+    }
+    let null = (0..n - rank)
+        .map(|f| {
+            let mut free = vec![0.0; n - rank];
+            free[f] = 1.0;
+            let mut col = solve(&vec![0.0; n], &free);
+            let norm = col.iter().map(|v| v * v).sum::<f64>().sqrt();
+            col.iter_mut().for_each(|v| *v /= norm);
+            col
+        })
+        .collect();
+    (x, null)
+}
+
+/// The `y ∈ ℝᵈ` deepest inside `g_i·y ≥ h_i` (every `i`): the largest
+/// margin `τ ≤ cap` with `g_i·y − τ ≥ h_i`, by the simplex method on a
+/// dense tableau (Bland's rule, so no cycling), from `y = 0`. `None` if the
+/// simplex stops short (its cap of pivots, which Bland's rule should not
+/// reach).
+fn deepest(g: &[Vec<f64>], h: &[f64], d: usize, cap: f64) -> Option<Vec<f64>> {
+    let p = h.len();
+    if p == 0 {
+        return Some(vec![0.0; d]);
+    }
+    // Columns: y⁺ (d), y⁻ (d), u = cap − τ, the slacks s (p), then the
+    // right-hand side. Row i: −g_i y⁺ + g_i y⁻ − u + s_i = −h_i − cap.
+    let (u_col, cols) = (2 * d, 2 * d + 1 + p);
+    let mut t = vec![vec![0.0; cols + 1]; p];
+    for i in 0..p {
+        for j in 0..d {
+            t[i][j] = -g[i][j];
+            t[i][d + j] = g[i][j];
+        }
+        t[i][u_col] = -1.0;
+        t[i][u_col + 1 + i] = 1.0;
+        t[i][cols] = -h[i] - cap;
+    }
+    let mut basis: Vec<usize> = (0..p).map(|i| u_col + 1 + i).collect();
+    let pivot = |t: &mut Vec<Vec<f64>>, r: usize, c: usize| {
+        let v = t[r][c];
+        t[r].iter_mut().for_each(|x| *x /= v);
+        let row = t[r].clone();
+        for (i, ti) in t.iter_mut().enumerate() {
+            let f = ti[c];
+            if i != r && f != 0.0 {
+                ti.iter_mut().zip(&row).for_each(|(x, y)| *x -= f * y);
+            }
+        }
+    };
+    // Feasible start: u enters where the right-hand side is lowest.
+    let (r0, low) = (0..p).map(|i| (i, t[i][cols])).min_by(|a, b| a.1.total_cmp(&b.1))?;
+    if low < 0.0 {
+        pivot(&mut t, r0, u_col);
+        basis[r0] = u_col;
+    }
+    // Minimize u (Bland: the first column that lowers it, the first row of the ratio test).
+    const EPS: f64 = 1e-12;
+    for _ in 0..50 * (p + cols) {
+        let reduced = |j: usize| -> f64 {
+            let cost = f64::from(u8::from(j == u_col));
+            cost - (0..p).filter(|&i| basis[i] == u_col).map(|i| t[i][j]).sum::<f64>()
+        };
+        let Some(entering) = (0..cols).find(|&j| !basis.contains(&j) && reduced(j) < -EPS) else {
+            let mut y = vec![0.0; d];
+            for (i, &b) in basis.iter().enumerate() {
+                if b < d {
+                    y[b] += t[i][cols];
+                } else if b < 2 * d {
+                    y[b - d] -= t[i][cols];
+                }
+            }
+            return Some(y);
+        };
+        let mut best: Option<(usize, f64)> = None;
+        for i in 0..p {
+            let c = t[i][entering];
+            if c > EPS {
+                let ratio = t[i][cols] / c;
+                let better = match best {
+                    None => true,
+                    Some((bi, br)) => {
+                        ratio < br - EPS * br.abs().max(1.0)
+                            || (ratio <= br + EPS * br.abs().max(1.0) && basis[i] < basis[bi])
+                    }
+                };
+                if better {
+                    best = Some((i, ratio));
+                }
+            }
+        }
+        // u ≥ 0 bounds the objective: no ray (rounding aside).
+        let (r, _) = best?;
+        pivot(&mut t, r, entering);
+        basis[r] = entering;
+    }
+    None
 }
 
 /// Slips beyond this many take the dense LU rather than the Woodbury update.
@@ -838,7 +1351,8 @@ mod tests {
             nnormal: 1,
             contacts: vec![FrictionContact { normal: 0, tangent: 1, mu: 2.0, sliding: Some(1.0) }],
         };
-        assert_eq!(p.solve(p.start(&[])).unwrap_err(), Failure::Inconsistent(vec![0]));
+        let proof = Proof::Enumeration { statuses: 2 };
+        assert_eq!(p.solve(p.start(&[])).unwrap_err(), Failure::Inconsistent { blamed: vec![0], proof });
         // Pulled out (b_n < 0): the rod lifts, λ = 0.
         let lifting = Problem { b: vec![-1.0, 0.0], ..p };
         assert_eq!(lifting.solve(lifting.start(&[])).unwrap().lambda, vec![0.0, 0.0]);

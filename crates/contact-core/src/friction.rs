@@ -27,17 +27,22 @@
 //! no `λ ≥ 0` at all: a rod at 60° with half-length `l`, `μ = 2`, has
 //! `a_n = (1 + 3cos²θ − 3μ sinθ cosθ) λ_n/m − g + l θ̇² sinθ`, a negative
 //! coefficient, and no answer while `l θ̇² sinθ < g` (`θ̇ < 4.760` rad/s at
-//! `l = 0.5` m). Lemke's method ends on a ray there, and the solution lists
-//! the contacts in [`KktSolution::inconsistent`]: the step then takes an
+//! `l = 0.5` m). Lemke's method ends on a ray there, which proves nothing
+//! once a contact slides; the enumeration of every status does
+//! ([`crate::coulomb`], up to [`crate::coulomb::ENUMERATION_LIMIT`]; past
+//! it the ray is taken as it comes, and [`Failure::Inconsistent`] says which
+//! test it was). Then the solution lists the contacts in
+//! [`KktSolution::inconsistent`]: those past Painlevé's bound, or every
+//! sliding one where they are inconsistent together. The step takes an
 //! impulse at the velocity level first (impact without collision,
-//! [`crate::impulse::tangential_impact`]) and solves again from there.
+//! [`crate::friction_impact`]) and solves again from there.
 //!
 //! The paper's three algorithms are written for frictionless rows: friction
 //! is this solver's alone, and the algorithms ignore `μ` (the app says so
 //! where the algorithm is chosen).
 
 use crate::constraint::SparseRow;
-use crate::coulomb::{Change, Failure, FrictionContact, Mode, Problem, dense_a};
+use crate::coulomb::{Change, Failure, FrictionContact, Method, Mode, Problem, dense_a};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::lcp::{Cap, Stop, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
@@ -140,17 +145,20 @@ pub fn solve(
                     }
                     start = ans.modes;
                 }
-                Err(Failure::Inconsistent(cs)) if !cs.is_empty() => {
+                Err(Failure::Inconsistent { blamed: cs, proof }) if !cs.is_empty() => {
                     // No answer with these slides (Painlevé): the step takes an
                     // impulse first. For now, the same contacts as ones that may
                     // stick (the answer the step would use if it could not).
-                    inconsistent.extend(cs.iter().map(|&c| cand[normals[problem.contacts[c].normal]]));
+                    let row = |c: usize| cand[normals[problem.contacts[c].normal]];
+                    inconsistent.extend(cs.iter().map(|&c| row(c)));
+                    trace.past_bound.extend(problem.painleve().into_iter().map(row));
+                    trace.proof = Some(proof.sentence());
                     for fc in &mut problem.contacts {
                         fc.sliding = None;
                     }
                     start = problem.start(&warm_local);
                 }
-                Err(Failure::Inconsistent(_) | Failure::Unsolved) => {
+                Err(Failure::Inconsistent { .. } | Failure::Unsolved) => {
                     // No answer found with friction and no slide to blame: the
                     // island's frictionless answer, and the trace says so.
                     let lcp = frictionless();
@@ -158,7 +166,7 @@ pub fn solve(
                     lambda.resize(m, 0.0);
                     let modes = lcp.clamped.iter().map(|&c| if c { Mode::On } else { Mode::Off }).collect();
                     trace.capped.get_or_insert(Cap { rows: normals.len(), pivots: 0, why: Stop::Friction });
-                    break crate::coulomb::Answer { lambda, modes, rounds: Vec::new(), lemke: true };
+                    break crate::coulomb::Answer { lambda, modes, rounds: Vec::new(), method: Method::Lemke };
                 }
             }
         };

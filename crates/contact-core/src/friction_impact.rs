@@ -24,17 +24,34 @@
 //! `e` and `μ`, and the plastic impact (`s = 0`) is always there.
 //!
 //! Each island (rows linked through a body, [`crate::friction`]) is its own
-//! problem. One with no answer (pivoting and Lemke's method both fail, which
-//! the tests have not met since every contact may also start apart) leaves
+//! problem. Where pivoting and Lemke's method both fail, every status is
+//! tried ([`crate::coulomb`]'s enumeration, up to
+//! [`crate::coulomb::ENUMERATION_LIMIT`]); one with no answer even so leaves
 //! the whole impact to the frictionless law of [`crate::impulse`].
 //!
 //! The rows are the equalities and the touching contacts; the speculative
 //! rows of the frictionless law ([`crate::impulse`]) are left to the next
-//! event. Each contact starts its pivoting as one that sticks, so a contact
-//! that slides past Painlevé's bound ([`crate::friction`]) takes the impulse
-//! that stops its slip, `v_n⁺ = v_t⁺ = 0`, when the cone allows it: the
-//! impact without collision (`v_n⁻ = 0`, and yet an impulse), rather than the
-//! trivial `P = 0` that leaves the step with no consistent force.
+//! event. Each contact starts as one that sticks: the start is the impulse
+//! that stops every slip,
+//!
+//! ```text
+//! v_n⁺ = −e v_n⁻ (0 on the rows that do not approach),  v_t⁺ = 0,  |P_t| ≤ μ P_n,  P_n ≥ 0
+//! ```
+//!
+//! With two corners on a body (four rows, three coordinates) `A` is
+//! singular and these impulses are a line: the one of least norm may leave
+//! the cone at a corner where another inside it exists. So where pivoting's
+//! impulse does not stop every slip, the start is solved completely
+//! ([`crate::coulomb::Problem::solve_status`], over the whole line) and
+//! taken if it holds: a contact that slides past Painlevé's bound
+//! ([`crate::friction`]) takes the impulse that stops its slip whenever the
+//! cone allows one (the impact without collision: `v_n⁻ = 0`, and yet an
+//! impulse). Where none does and pivoting found no impulse at all (the
+//! trivial `P = 0`, always an answer when nothing approaches, which leaves
+//! the step with no consistent force), the answer nearest the start
+//! ([`crate::coulomb::Problem::enumerate`]). With `e = 0` none of these
+//! makes energy: `Pᵀ v⁺ ≤ 0` by complementarity, so `½ q̇⁺ᵀ M q̇⁺ = ½ q̇⁻ᵀ
+//! M q̇⁻ + Pᵀ v⁺ − ½ Pᵀ A P`; with `e > 0` the check above holds.
 
 use crate::constraint::SparseRow;
 use crate::coulomb::{FrictionContact, Problem, dense_a};
@@ -115,9 +132,24 @@ fn island_impact(
     };
     let before = kinetic(problem, qd);
     let warm: Vec<bool> = (0..rows.len()).map(|i| i >= neq).collect();
+    // Pivoting from every contact sticking; where its impulse does not stop
+    // every slip, the start itself, solved completely: the one that does,
+    // whenever the cone allows one; where it does not and pivoting found
+    // no impulse at all, the answer nearest the start (module docs).
     let solve = |b: Vec<f64>| -> Option<Vec<f64>> {
         let p = Problem { a: a.clone(), b, neq, nnormal: rows.len(), contacts: contacts.clone() };
-        p.solve(p.start(&warm)).ok().map(|ans| ans.lambda)
+        let start = p.start(&warm);
+        let pivoted = p.solve(start.clone()).ok().map(|ans| ans.lambda);
+        if let Some(lambda) = pivoted.as_ref().filter(|l| p.holds_with(&start, l)) {
+            return Some(lambda.clone());
+        }
+        if let Some(lambda) = p.solve_status(&start) {
+            return Some(lambda);
+        }
+        match pivoted {
+            Some(lambda) if p.is_zero(&lambda) => p.enumerate(&start).map(|ans| ans.lambda).or(Some(lambda)),
+            other => other,
+        }
     };
     let after = |lambda: &[f64]| -> Vec<f64> {
         let mut out = qd.clone();

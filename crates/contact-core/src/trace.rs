@@ -68,6 +68,12 @@ pub struct Trace {
     /// Contacts sliding with no consistent force (Painlevé's paradox,
     /// [`crate::friction`]): the step took an impulse for them.
     pub inconsistent: Vec<usize>,
+    /// Those of them past Painlevé's bound (their own push drives them in,
+    /// `A_nn − s μ A_nt ≤ 0`); the others are inconsistent together.
+    pub past_bound: Vec<usize>,
+    /// Which test established that no force holds, in words
+    /// ([`crate::coulomb::Proof::sentence`]).
+    pub proof: Option<String>,
 }
 
 impl Trace {
@@ -85,6 +91,8 @@ impl Trace {
             after_step: Vec::new(),
             capped: None,
             inconsistent: Vec::new(),
+            past_bound: Vec::new(),
+            proof: None,
         }
     }
 
@@ -125,11 +133,21 @@ impl Trace {
             out.push(cap.sentence());
         }
         if !self.inconsistent.is_empty() {
-            let rows: Vec<String> = self.inconsistent.iter().map(|&k| name(k)).collect();
+            let (past, together): (Vec<usize>, Vec<usize>) =
+                self.inconsistent.iter().partition(|k| self.past_bound.contains(k));
+            let names = |ks: &[usize]| ks.iter().map(|&k| name(k)).collect::<Vec<_>>().join(", ");
+            let mut why = Vec::new();
+            if !past.is_empty() {
+                why.push(format!("{} slide(s) past Painlevé's bound", names(&past)));
+            }
+            if !together.is_empty() {
+                why.push(format!("{} slide(s) with no consistent force together", names(&together)));
+            }
+            let proof = self.proof.as_deref().map(|p| format!(", by {p}")).unwrap_or_default();
             out.push(format!(
-                "no consistent contact force: {} slide(s) past Painlevé's bound (no λ ≥ 0 holds); \
-                 the step takes an impulse at the velocity level first (impact without collision)",
-                rows.join(", ")
+                "no consistent contact force: {} (no λ ≥ 0 holds{proof}); the step takes an impulse at the \
+                 velocity level first (impact without collision)",
+                why.join("; ")
             ));
         }
         out
