@@ -420,3 +420,21 @@ fn fast_spinning_bodies_never_pass_through_and_strike_only_where_they_touch() {
     assert!(failures.is_empty(), "{} of {n} cases failed; the first:\n{shown}", failures.len());
     assert!(struck > n / 4, "too few cases struck the obstacle ({struck} of {n}): the sweep tests nothing");
 }
+
+/// A smaller suspicion of the review, confirmed: the base contact margin of
+/// a scene without balls was 1 cm whatever its units. It is 1 cm in the
+/// scene's units now (a scene in millimetres: 10 µm).
+#[test]
+fn the_base_margin_is_in_the_scenes_units() {
+    let text = |units: &str| {
+        format!(
+            "Scene(name: \"u\", gravity: (0, -9.81), bodies: [
+                Box(name: \"a\", position: (0, 0.5), size: (0.2, 0.2), mass: 1),
+                Box(name: \"b\", position: (0, 0.1), size: (0.2, 0.2), fixed: true),
+            ], ball_pairs: true, solver: (algorithm: Exact, dt: 1e-3, tau: 0.01{units}))"
+        )
+    };
+    let margin = |s: &Scene| s.world.model.contacts.as_ref().expect("generated contacts").margin;
+    assert_eq!(margin(&scene(&text(""))), 0.01);
+    assert!((margin(&scene(&text(", units: (length: 1e-3, time: 1)"))) - 1e-5).abs() < 1e-18);
+}

@@ -55,7 +55,13 @@ pub(super) fn generator(
         pair_bodies,
         pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
         pair_friction: cx.friction("pair_friction", file.pair_friction)?,
-        margin: if min_radius.is_finite() && min_radius > 0.0 { 0.5 * min_radius } else { 0.01 },
+        // Half the smallest radius, or 1 cm in the scene's units (issue 36:
+        // a scene of millimetre boxes had a margin of ten of its boxes).
+        margin: if min_radius.is_finite() && min_radius > 0.0 {
+            0.5 * min_radius
+        } else {
+            file.solver.units.length(0.01)
+        },
         explicit: 0,
         keys: Vec::new(),
         version: 0,
