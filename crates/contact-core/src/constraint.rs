@@ -36,6 +36,7 @@
 use nalgebra::Vector2;
 
 use crate::body::{Body, PointKin};
+use crate::shapes::outermost_edge;
 
 /// Equality (`g = 0`, eq. 2) or inequality (`g ≥ 0`, eq. 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,14 +169,15 @@ impl Constraint {
                 // Past an end (see `ends`): a disc against that end; a
                 // corner against the outline of `b`, by the edge it is
                 // farthest outside of.
-                match beyond_edge(bodies, a, at, b, normal, offset, ends, q) {
+                let (normal, offset) = match beyond_edge(bodies, ka.p, b, normal, offset, ends, r, q, qd) {
                     Some(Beyond::End(end)) => {
                         let kb = bodies[b].kinematics_at(end, q, qd);
-                        distance_row(&ka, &kb, 1.0, -r)
+                        return distance_row(&ka, &kb, 1.0, -r);
                     }
-                    Some(Beyond::Edge { normal, offset }) => line_row(bodies, &ka, b, normal, offset + r, q, qd),
-                    None => line_row(bodies, &ka, b, normal, offset + r, q, qd),
-                }
+                    Some(Beyond::Edge { normal, offset }) => (normal, offset),
+                    None => (normal, offset),
+                };
+                line_row(bodies, &ka, b, normal, offset + r, q, qd)
             }
             Geometry::CornerDisc { a, at, disc } => {
                 let (ka, kb) = (bodies[a].kinematics_at(at, q, qd), bodies[disc].kinematics(q, qd));
@@ -223,27 +225,27 @@ pub(crate) enum Beyond {
 /// by side on a floor) keeps its face.
 const OWN_EDGE: f64 = 1e-6;
 
-/// What the point of `a` at `at` is against instead of its edge's line, if
-/// anything ([`Geometry::CornerEdge`]): a disc's centre past an end, that
-/// end; a polygon's corner that is farther outside another edge of `b`
-/// than its own (past an end, or round a sharp corner of `b`), that edge.
+/// What the point `pa` (world) of a body of radius `r` is against instead
+/// of its edge's line, if anything ([`Geometry::CornerEdge`]): a disc's
+/// centre past an end, that end; a polygon's corner that is farther outside
+/// another edge of `b` than its own (past an end, or round a sharp corner
+/// of `b`), that edge ([`outermost_edge`], the outline's `φ`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn beyond_edge(
     bodies: &[Body],
-    a: usize,
-    at: Vector2<f64>,
+    pa: Vector2<f64>,
     b: usize,
     normal: Vector2<f64>,
     offset: f64,
     ends: Option<(f64, f64)>,
+    r: f64,
     q: &[f64],
+    qd: &[f64],
 ) -> Option<Beyond> {
     let (s0, s1) = ends?;
-    let none = vec![0.0; q.len()];
-    let (pa, pb) = (bodies[a].kinematics_at(at, q, &none).p, bodies[b].kinematics(q, &none).p);
     // The point in `b`'s frame.
-    let local = crate::body::turned(-bodies[b].angle(q, &none).0, pa - pb);
-    if bodies[a].radius > 0.0 {
+    let local = crate::body::turned(-bodies[b].angle(q, qd).0, pa - bodies[b].kinematics(q, qd).p);
+    if r > 0.0 {
         let t = Vector2::new(-normal.y, normal.x);
         let along = t.dot(&local);
         let end = if along > s1 {
@@ -257,19 +259,11 @@ pub(crate) fn beyond_edge(
         return ((local - at_end).norm() > COINCIDENT).then_some(Beyond::End(at_end));
     }
     let corners = bodies[b].shape()?.corners();
-    let m = corners.len();
-    let (n, c, phi) = (0..m)
-        .map(|k| {
-            let (v0, v1) = (corners[k], corners[(k + 1) % m]);
-            let e = (v1 - v0).normalize();
-            let n = Vector2::new(e.y, -e.x);
-            (n, n.dot(&v0), n.dot(&(local - v0)))
-        })
-        .max_by(|x, y| x.2.total_cmp(&y.2))?;
+    let (k, (n, phi, _, _)) = outermost_edge(&corners, local)?;
     // Outside `b` only: inside it the corner is pushed out by its own edge,
     // as ever (a wedge's toe pressing into a ramp's face at the floor).
     (phi > 0.0 && normal.dot(&local) - offset < phi - OWN_EDGE)
-        .then_some(Beyond::Edge { normal: n, offset: c + OWN_EDGE })
+        .then_some(Beyond::Edge { normal: n, offset: n.dot(&corners[k]) + OWN_EDGE })
 }
 
 /// `g = m·(p_a − x_b) − c` for the point of `ka` against a line of body `b`

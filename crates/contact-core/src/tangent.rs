@@ -107,7 +107,7 @@ pub fn contact_frame(c: &Constraint, bodies: &[Body], q: &[f64], qd: &[f64]) -> 
             // radius 0; a corner against the edge of `b` it is farthest
             // outside of ([`Geometry::CornerEdge`]).
             let r = bodies[a].radius;
-            let normal = match beyond_edge(bodies, a, at, b, normal, offset, ends, q) {
+            let normal = match beyond_edge(bodies, k.p, b, normal, offset, ends, r, q, qd) {
                 Some(Beyond::End(end)) => {
                     let kb = bodies[b].kinematics_at(end, q, qd);
                     let (nu, rate, _) = direction(&k, &kb);

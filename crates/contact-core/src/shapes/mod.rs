@@ -21,6 +21,7 @@ mod polygon_polygon;
 
 pub use disc_polygon::{DiscFeature, disc_feature};
 pub use polygon::edge_frame;
+pub(crate) use polygon::outermost_edge;
 use polygon::{check_polygon, cross, edges};
 pub use polygon_polygon::{CornerOnEdge, centre_of, corners_on_edges, in_front_of};
 
