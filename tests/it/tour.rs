@@ -296,5 +296,5 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     assert!(ev.impulse[0].1 > 0.0 && ev.friction[0].1 != 0.0, "{ev:?}");
     let names: Vec<String> = app.world().resource::<Lab>().constraint_names.clone();
     let said = first.traces.iter().flat_map(|t| t.describe(&names)).collect::<Vec<_>>().join("\n");
-    assert!(said.contains("no consistent contact force: foot1 slide(s) past Painlevé's bound"), "{said}");
+    assert!(said.contains("no consistent contact force: foot1 slides past Painlevé's bound"), "{said}");
 }

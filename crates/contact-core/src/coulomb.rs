@@ -77,8 +77,11 @@
 //! a dense LU past that).
 //!
 //! **The contract.** Pivoting stops when every condition above holds to
-//! `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` on `w` and `ε_w/‖A‖` on `λ`, the same
-//! relative contract as the frictionless solver ([`crate::lcp::CONTRACT`]).
+//! `ε_w = 1e-9 (‖A‖ ‖λ‖ + ‖b‖)` on `w` and `ε_w/‖A‖` on `λ`: the form of
+//! the frictionless solver's ([`crate::lcp::CONTRACT`]), with `‖λ‖` and
+//! `‖b‖` the 2-norms of the island where [`crate::lcp`] takes the largest
+//! entries (so up to `√m` looser on an island of `m` rows; `‖A‖` is the
+//! largest row sum in both).
 //! Where `A` is singular, a status whose system does not hold, solved
 //! through its regularization, gives `λ ~ 1e10 ‖b‖/‖A‖` with `w ≠ 0` on its
 //! rows, and that contract, relative to `‖A‖ ‖λ‖`, accepts it. So every
@@ -238,8 +241,6 @@ pub fn dense_a(rows: &[&crate::constraint::SparseRow], minv: &[f64]) -> DMatrix<
 const EPS: f64 = 1e-10;
 /// The relative contract (module docs).
 const CONTRACT: f64 = 1e-9;
-/// `‖A‖ ‖λ‖` counts up to this many `‖b‖` in the strict contract ([`Problem::strict_ratio`]).
-const STRICT_CAP: f64 = 1e3;
 
 impl Problem {
     fn m(&self) -> usize {
@@ -266,7 +267,7 @@ impl Problem {
         let nb = self.b.iter().map(|x| x * x).sum::<f64>().sqrt();
         let mut forces = norm_a * nl;
         if strict {
-            forces = forces.min(STRICT_CAP * nb);
+            forces = forces.min(crate::lcp::SELF_STRESS * nb);
         }
         let ew = CONTRACT * (forces + nb).max(f64::MIN_POSITIVE);
         (ew, if norm_a > 0.0 { ew / norm_a } else { ew })
@@ -613,8 +614,10 @@ impl Problem {
     }
 
     /// The worst broken condition relative to the contract (≤ 1: complementary).
+    /// The strict one, whose tolerances the data bound
+    /// ([`Self::strict_ratio`]): the pivoting's own is relative to `‖λ‖`.
     pub fn contract_ratio(&self, answer: &Answer) -> f64 {
-        self.ratio(&answer.lambda)
+        self.strict_ratio(&answer.lambda)
     }
 
     /// [`Self::contract_ratio`] of `λ` alone: every condition of the module

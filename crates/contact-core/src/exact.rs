@@ -26,11 +26,14 @@
 //!
 //! ```text
 //! λ_k ≥ −ε_λ,   a_k ≥ −ε_a   (inequalities),   |a_k| ≤ ε_a   (equalities),   |λ_k a_k| ≤ ε_c
-//! ε_a = 1e-9 (‖A‖ ‖λ‖ + ‖b‖),   ε_λ = ε_a / ‖A‖,   ε_c = ε_a ‖λ‖ + ε_λ ‖a‖
+//! ε_a = 1e-9 (min(‖A‖ ‖λ‖, 10³ ‖b‖) + ‖b‖),   ε_λ = ε_a / ‖A‖,   ε_c = ε_a ‖λ‖ + ε_λ ‖a‖
 //! ```
 //!
 //! ([`crate::lcp::CONTRACT`], `‖A‖` the largest row sum of `|A_ij|`): relative
-//! to the problem's own scale, independent of `τ`, `h` and the units. It is
+//! to the problem's own data, `A` and `b`, independent of `τ`, `h` and the
+//! units; the answer's own `‖λ‖` counts only up to `10³ ‖b‖/‖A‖`
+//! ([`crate::lcp::SELF_STRESS`]), so a huge `λ` cannot widen the tolerance
+//! that judges it. It is
 //! checked after every solve, in every build ([`crate::lcp::contract_ratio`],
 //! `O(nnz(A))`); an answer that misses it stops the step like a capped
 //! pivoting ([`crate::lcp::Stop::Contract`], the step's status `Unsolved`).
@@ -38,6 +41,20 @@
 //! masses. No relaxed mode: until issue 26 a warm start was accepted with
 //! free rows sinking by up to `tol.active / τ²` (0.01 m/s² at the defaults,
 //! more than `g` at τ = 0.3 ms); that slack is gone.
+//!
+//! **Targets that conflict.** Baumgarte's targets (eq. 5) on dependent rows
+//! can ask for what no force gives: a box overlapping two opposite walls by
+//! 0.5 nm has each wall's row ask to push it out. No `λ ≥ 0` exists; the
+//! regularized pivoting answered with a self-stress of 2e4 N (6e4 N with
+//! friction, which then held the box in the air) that the contract,
+//! relative to that `λ`, accepted (issue 36, finding 7). Now such an answer
+//! misses the contract, and [`crate::lcp::least_squares`] takes off the
+//! part of the targets that no force meets (`b_N`, with `A_SS b_N = 0`:
+//! the least-squares answer on the rows held or violated), solves again on
+//! the rest, and the trace names the rows ([`Trace::conflict`]). With
+//! friction ([`crate::friction`]) the same is done on the island's normal
+//! rows before Coulomb's problem is solved: a squeeze that pushes on
+//! nothing holds nothing up.
 //!
 //! Two things make it cheap on a pile:
 //! * **warm start**: `C` starts from the inequalities handled at the previous
@@ -68,7 +85,7 @@ use crate::active_set::{ActiveSet, ActiveSetSolver, SolveContext};
 use crate::choice::Algorithm;
 use crate::friction::{self, SLIDING};
 use crate::kkt::KktSolution;
-use crate::lcp::{Cap, Stop, contract_ratio, solve_lcp};
+use crate::lcp::{Cap, Stop, contract_ratio, least_squares, solve_lcp};
 use crate::trace::{Change, Iteration, Reason, Trace};
 
 /// The exact complementarity solver.
@@ -141,12 +158,27 @@ impl ActiveSetSolver for Exact {
         let nonnegative = cand.iter().enumerate().all(|(i, &k)| i < neq || !lcp.clamped[i] || exact.lambda[k] >= 0.0);
         let keep = nonnegative && polished <= 1.0;
         // The contract, checked on the answer given (see the module docs).
-        let ratio = if keep {
+        let mut ratio = if keep {
             lambda = exact.lambda;
             polished
         } else {
             contract_ratio(&graph, &b, neq, &local(&lambda))
         };
+        // Targets that conflict (a box overlapping two opposite walls): the
+        // part no force meets is taken off, with no self-stress
+        // (lcp::least_squares).
+        if ratio > 1.0
+            && trace.capped.is_none()
+            && let Some(c) = least_squares(&graph, &b, neq, &local(&lambda), &lcp.clamped)
+        {
+            for (i, &k) in cand.iter().enumerate() {
+                lambda[k] = c.lcp.lambda[i];
+                set.handled[k] = i >= neq && c.lcp.clamped[i];
+            }
+            trace.conflict = c.rows.iter().map(|&i| cand[i]).collect();
+            trace.conflict_miss = c.worst;
+            ratio = 0.0;
+        }
         if trace.capped.is_none() && ratio > 1.0 {
             trace.capped = Some(Cap { rows: cand.len(), pivots: 0, why: Stop::Contract(ratio) });
         }

@@ -44,7 +44,7 @@
 use crate::constraint::SparseRow;
 use crate::coulomb::{Change, Failure, FrictionContact, Method, Mode, Problem, dense_a};
 use crate::kkt::{ContactProblem, KktSolution};
-use crate::lcp::{Cap, Stop, solve_lcp};
+use crate::lcp::{Cap, Stop, contract_ratio, least_squares, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
 
 /// A contact slides above this fraction of the separating speed
@@ -107,8 +107,21 @@ pub fn solve(
         let frictionless = || solve_lcp(&p.graph(&ks), &p.rhs(&ks, &free), neq_local, &[], 0.0);
         let mut warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
         if problem.contacts.is_empty() {
-            // No friction in this island: the frictionless exact LCP, as ever.
-            let lcp = frictionless();
+            // No friction in this island: the frictionless exact LCP, as ever,
+            // held to its contract, targets that conflict taken off (as in
+            // `exact`, whose polish alone it skips).
+            let mut lcp = frictionless();
+            let (graph, b) = (p.graph(&ks), p.rhs(&ks, &free));
+            if lcp.capped.is_none() {
+                let ratio = contract_ratio(&graph, &b, neq_local, &lcp.lambda);
+                if let Some(c) = least_squares(&graph, &b, neq_local, &lcp.lambda, &lcp.clamped) {
+                    trace.conflict.extend(c.rows.iter().map(|&l| ks[l]));
+                    trace.conflict_miss = trace.conflict_miss.max(c.worst);
+                    lcp = c.lcp;
+                } else if ratio > 1.0 {
+                    lcp.capped = Some(Cap { rows: normals.len(), pivots: 0, why: Stop::Contract(ratio) });
+                }
+            }
             for (l, &i) in normals.iter().enumerate() {
                 lambda[cand[i]] = lcp.lambda[l];
                 handled[i] = lcp.clamped[l];
@@ -118,6 +131,23 @@ pub fn solve(
         }
         if !warm_local[neq_local..].iter().any(|w| *w) {
             warm_local = frictionless().clamped;
+        }
+        // Targets that conflict (lcp::least_squares): where a row overlaps
+        // (g < 0), the frictionless answer shows whether its targets can be
+        // met at all, and the part no force meets is taken off them before
+        // friction is solved: a squeeze that pushes on nothing holds nothing
+        // up (issue 36, finding 7: a box hung between two walls on 94 kN).
+        if normals.iter().any(|&i| i >= neq && p.rows[cand[i]].g < 0.0) {
+            let (graph, b) = (p.graph(&ks), p.rhs(&ks, &free));
+            let probe = solve_lcp(&graph, &b, neq_local, &warm_local, 0.0);
+            if probe.capped.is_none()
+                && let Some(c) = least_squares(&graph, &b, neq_local, &probe.lambda, &probe.clamped)
+            {
+                problem.b[..normals.len()].copy_from_slice(&c.targets);
+                warm_local = c.lcp.clamped;
+                trace.conflict.extend(c.rows.iter().map(|&l| ks[l]));
+                trace.conflict_miss = trace.conflict_miss.max(c.worst);
+            }
         }
         // A slide past Painlevé's bound starts apart: where the foot may
         // lift (l θ̇² sin θ > g) that is the answer taken (docs/friction.md),

@@ -317,19 +317,7 @@ impl<'a> GrowingKkt<'a> {
             mu[basis.order[p]] = x;
         }
         // The least λ with the force of μ: iterated Tikhonov on A λ = A μ.
-        let mut reg = Envelope::new(set.len(), LEAST_SHIFT);
-        for &i in &order {
-            reg.push(&g, i, 0.0);
-        }
-        let mut x = vec![0.0; set.len()];
-        for _ in 0..3 {
-            let gap: Vec<f64> = mu.iter().zip(&x).map(|(m, x)| m - x).collect();
-            let r = g.mul(&gap);
-            let dx = reg.solve(&reg.order.iter().map(|&i| r[i]).collect::<Vec<_>>());
-            for (p, &i) in reg.order.iter().enumerate() {
-                x[i] += dx[p];
-            }
-        }
+        let x = g.least_with_force(&mu, LEAST_SHIFT, 3);
         let mut lambda = vec![0.0; self.problem.nconstraints()];
         for (l, &i) in set.iter().enumerate() {
             lambda[self.candidates[i]] = x[l];

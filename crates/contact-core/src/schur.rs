@@ -141,6 +141,50 @@ impl SchurGraph {
 }
 
 impl SchurGraph {
+    /// The least `λ` whose force is that of `mu` (`A λ = A μ`), in the
+    /// metric `D = diag(A)`: iterated Tikhonov from `λ₀ = 0`,
+    /// `λ_{j+1} = λ_j + (A + ε D)⁻¹ A (μ − λ_j)`, `ε = shift`, `rounds`
+    /// rounds. Along an eigenvector of `D⁻¹ A` of eigenvalue `σ` the error
+    /// shrinks by `ε/(σ + ε)` a round: what lies in `A`'s null space (a
+    /// self-stress, `Jᵀ λ = 0`) is dropped, the rest kept to `(ε/σ)^rounds`
+    /// ([`crate::kkt`], [`crate::exact`]).
+    pub fn least_with_force(&self, mu: &[f64], shift: f64, rounds: usize) -> Vec<f64> {
+        let reg = self.regularized(shift);
+        let mut x = vec![0.0; self.len()];
+        for _ in 0..rounds {
+            let gap: Vec<f64> = mu.iter().zip(&x).map(|(m, x)| m - x).collect();
+            let r = self.mul(&gap);
+            let dx = reg.solve(&reg.order.iter().map(|&i| r[i]).collect::<Vec<_>>());
+            for (p, &i) in reg.order.iter().enumerate() {
+                x[i] += dx[p];
+            }
+        }
+        x
+    }
+
+    /// `(A + ε D)⁻¹ b` (`D = diag(A)`, `ε = shift`), every row.
+    pub fn solve_regularized(&self, b: &[f64], shift: f64) -> Vec<f64> {
+        let reg = self.regularized(shift);
+        let y = reg.solve(&reg.order.iter().map(|&i| b[i]).collect::<Vec<_>>());
+        let mut x = vec![0.0; self.len()];
+        for (p, &i) in reg.order.iter().enumerate() {
+            x[i] = y[p];
+        }
+        x
+    }
+
+    /// The factor of `A + ε D` on every row, in [`Self::ordering`].
+    fn regularized(&self, shift: f64) -> Envelope {
+        let all: Vec<usize> = (0..self.len()).collect();
+        let mut reg = Envelope::new(self.len(), shift);
+        for i in self.ordering(&all) {
+            reg.push(self, i, 0.0);
+        }
+        reg
+    }
+}
+
+impl SchurGraph {
     /// The order to factor the rows `idx` in: reverse Cuthill–McKee ([`Self::rcm`])
     /// for a large set, where it narrows the envelope; a small one (up to 32
     /// rows) as given, so hand-checked cases stay exact (Platt's first step on

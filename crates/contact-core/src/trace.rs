@@ -74,6 +74,11 @@ pub struct Trace {
     /// Which test established that no force holds, in words
     /// ([`crate::coulomb::Proof::sentence`]).
     pub proof: Option<String>,
+    /// Rows whose Baumgarte targets (eq. 5) no `λ ≥ 0` meets, met in the
+    /// least-squares sense instead ([`crate::lcp::least_squares`]), and the
+    /// most any of them was missed by (in `J q̈`'s units).
+    pub conflict: Vec<usize>,
+    pub conflict_miss: f64,
 }
 
 impl Trace {
@@ -93,6 +98,8 @@ impl Trace {
             inconsistent: Vec::new(),
             past_bound: Vec::new(),
             proof: None,
+            conflict: Vec::new(),
+            conflict_miss: 0.0,
         }
     }
 
@@ -132,16 +139,26 @@ impl Trace {
         if let Some(cap) = self.capped {
             out.push(cap.sentence());
         }
+        if !self.conflict.is_empty() {
+            let rows: Vec<String> = self.conflict.iter().map(|&k| name(k)).collect();
+            out.push(format!(
+                "Baumgarte's targets conflict on {{{}}}: no λ ≥ 0 meets them all (they push from opposite sides, \
+                 or ask more than the contacts can give); met in the least-squares sense, missed by at most {:.2e}, \
+                 with no self-stress",
+                rows.join(", "),
+                self.conflict_miss
+            ));
+        }
         if !self.inconsistent.is_empty() {
             let (past, together): (Vec<usize>, Vec<usize>) =
                 self.inconsistent.iter().partition(|k| self.past_bound.contains(k));
             let names = |ks: &[usize]| ks.iter().map(|&k| name(k)).collect::<Vec<_>>().join(", ");
             let mut why = Vec::new();
             if !past.is_empty() {
-                why.push(format!("{} slide(s) past Painlevé's bound", names(&past)));
+                why.push(format!("{} {} past Painlevé's bound", names(&past), slide(past.len())));
             }
             if !together.is_empty() {
-                why.push(format!("{} slide(s) with no consistent force together", names(&together)));
+                why.push(format!("{} {} with no consistent force together", names(&together), slide(together.len())));
             }
             let proof = self.proof.as_deref().map(|p| format!(", by {p}")).unwrap_or_default();
             out.push(format!(
@@ -152,6 +169,11 @@ impl Trace {
         }
         out
     }
+}
+
+/// The verb for `n` contacts that slide.
+fn slide(n: usize) -> &'static str {
+    if n == 1 { "slides" } else { "slide" }
 }
 
 fn sentence(r: &Reason, added: bool) -> String {
