@@ -264,4 +264,15 @@ say "  10 frames of ${cw}x${ch}; RMSE against the screenshot at t = 0.5 s: frame
 awk -v a="$r4" -v b="$r5" -v c="$r6" 'BEGIN { exit !(b < 0.05 && b < a && b < c) }' \
   || fail "frame 5 of the clip is not the screenshot at t = 0.5 s"
 
+# The README's form on the default scene (the wedge, which opens at 0.02×
+# with a pause at 0.02 s): a scripted clip plays it through and ends.
+say "a clip of the default scene"
+timeout 300 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" --size ${W}x${H} \
+  --record "$OUT/wedge.gif" --duration 1 --fps 10 >"$OUT/wedge-clip.log" 2>&1 \
+  || { tail -20 "$OUT/wedge-clip.log"; fail "the clip of the default scene did not end"; }
+grep -q "Clip saved to" "$OUT/wedge-clip.log" || fail "the default scene's clip was not saved"
+nframes=$(identify "$OUT/wedge.gif" | wc -l)
+[ "$nframes" = 10 ] || fail "the default scene's clip has $nframes frames, expected 10"
+say "  10 frames of the default scene"
+
 say "OK (artifacts in $OUT)"

@@ -205,11 +205,14 @@ fn apply_actions(world: &mut World) {
                 say(world, format!("Compare: {n} lanes forked at the state shown"));
             }
             CompareAction::Fork { from_start: true } => {
-                // The reset's jump forks the chosen lanes (follow_jumps), from the start.
+                // The reset's jump forks the chosen lanes (follow_jumps), from
+                // the start; the clock runs on as it ran (a reset pauses).
+                let playing = !world.resource::<Time<Virtual>>().is_paused();
                 let mut compare = world.resource_mut::<Compare>();
                 compare.on = true;
                 compare.lanes.clear();
                 world.write_message(LabAction::Reset);
+                world.write_message(LabAction::SetPaused(!playing));
             }
             CompareAction::Branch(a) => {
                 if !world.resource::<Compare>().on {

@@ -8,7 +8,7 @@
 //! | Space | play / pause                           |
 //! | →     | one step (pauses)                      |
 //! | ←     | back one stored step (timeline)        |
-//! | R     | reset to the scene's start (keeps the algorithm, the speed, dragged forces) |
+//! | R     | reset to the scene's start, paused (keeps the algorithm, the speed, dragged forces) |
 //! | Shift+R | reset all: the scene as its file has it |
 //! | 1–4   | Platt, Platt improved, Right, Exact    |
 //! | F     | fit the view to the scene              |
@@ -30,10 +30,11 @@ use bevy::prelude::*;
 
 use super::lab::{
     InputClaims, Lab, LabAction, StateJumped, Status, StepInFlight, ViewTransform, algorithm_for_digit, install_scene,
-    open_clock, state_jumped,
+    open_clock, opening_text, state_jumped,
 };
 use super::screenshot::ScreenshotRequests;
 use super::timeline::{self, Timeline};
+use contact_core::scene::Opening;
 
 pub struct ControlPlugin;
 
@@ -115,14 +116,19 @@ pub fn apply_actions(world: &mut World) {
                     let initial = lab.initial.clone();
                     lab.world.restore(&initial);
                     lab.report = None;
-                    let opening = lab.scene.opening;
+                    // Back to t = 0 *paused*, whatever the opening: the
+                    // algorithm (or anything) chosen next applies from the
+                    // first step, and Space plays the opening (its speed, up
+                    // to its pause). A tour step says "R, then 3 and Space".
+                    let opening = Opening { paused: true, ..lab.scene.opening };
                     let kept = kept_on_reset(&lab);
                     open_clock(world, &opening, false);
                     state_jumped(world, StateJumped { new_scene: false, reset: true });
                     world.resource_mut::<ViewTransform>().fit_pending = true;
+                    let plays = opening_text(&opening).replace("Paused at t = 0: ", "");
                     world
                         .resource_mut::<Status>()
-                        .say(now, format!("Reset to t = 0; kept {kept} (Shift+R resets all)"));
+                        .say(now, format!("Reset to t = 0, paused ({plays}); kept {kept} (Shift+R resets all)"));
                 }
             }
             LabAction::ResetAll => {

@@ -31,7 +31,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::lab::gizmo::{arrow, dashed, f};
 use super::lab::{
-    Coords, FrameSet, InputClaims, Interpolation, Lab, LabBody, PointMotion, Pointer, StateJumped, Status,
+    Coords, FrameSet, InputClaims, Interpolation, Lab, LabBody, Opened, PointMotion, Pointer, StateJumped, Status,
     ViewTransform, is_ball, num, palette,
 };
 
@@ -133,10 +133,15 @@ impl Plugin for CuePlugin {
     }
 }
 
-/// A new scene forgets the aim, and arms the tool when the file says `cue: true`
-/// and has a ball to shoot; a reset or a restore forgets the aim.
+/// A scene opened (the picker, a tour step, Reset all, the first one) arms
+/// the tool when it says `cue: true` and has a ball to shoot, and disarms it
+/// otherwise: a tool belongs to its scene, and a drag elsewhere pulls a
+/// spring. An edit or a hot reload keeps what K chose. A reset or a restore
+/// forgets the aim.
+#[allow(clippy::too_many_arguments)]
 pub fn arm_on_new_scene(
     mut jumped: MessageReader<StateJumped>,
+    mut opened: MessageReader<Opened>,
     lab: Option<Res<Lab>>,
     mut tool: ResMut<CueTool>,
     mut cue: ResMut<CueAim>,
@@ -145,14 +150,15 @@ pub fn arm_on_new_scene(
     real: Res<Time<Real>>,
 ) {
     let Some(lab) = lab else { return };
-    let mut new_scene = false;
-    for j in jumped.read() {
-        new_scene |= j.new_scene;
+    for _ in jumped.read() {
         *cue = CueAim::default();
     }
+    if opened.read().count() == 0 {
+        return;
+    }
     let has_ball = (0..lab.world.model.bodies.len()).any(|b| is_ball(&lab.world, b));
-    if new_scene && lab.scene.cue && has_ball {
-        tool.armed = true;
+    tool.armed = lab.scene.cue && has_ball;
+    if tool.armed {
         // Each edit installs its scene anew: the editor's tool has the
         // pointer then, and the status line keeps what the edit said.
         if !claims.tool {

@@ -153,6 +153,16 @@ impl AppOptions {
             Some(ui::data::Window::All) => opening.plot_window = Some(f64::INFINITY),
             None => {}
         }
+        // A scripted clip plays the scene through: its frames are taken in
+        // simulated time, so the opening's slow motion would only make it
+        // long to wait for (the wedge's 0.02×: 50 s a second), and its pause
+        // would stop the clock between two frames for good (issue 37).
+        // `--slow` is the clip's slow motion, `--speed` the clock's.
+        if self.record.is_some() {
+            opening.paused = false;
+            opening.pause_at = None;
+            opening.speed = self.speed.unwrap_or(1.0);
+        }
     }
 }
 

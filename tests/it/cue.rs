@@ -193,6 +193,36 @@ fn the_scene_file_arms_the_tool_and_k_toggles_it() {
     assert!(app.world().resource::<CueTool>().armed, "opening the billiard arms it");
 }
 
+/// The cue belongs to its scene (issue 37): armed in the billiard, it is put
+/// away when the ladder opens, where a drag pulls a spring; an edit of the
+/// billiard (installed, not opened) keeps what K chose; and a tour step
+/// that says "drag a ball" opens the billiard with it away.
+#[test]
+fn the_cue_is_put_away_when_a_scene_without_it_opens() {
+    let install = |app: &mut App, s: Scene, open: bool| {
+        app.world_mut().write_message(InstallScene { scene: Box::new(s), path: None, keep_algorithm: false, open });
+        app.update();
+    };
+    let mut app = cue_app(&scene("wedge.ron"));
+    app.update();
+    install(&mut app, scene("billiard-corner.ron"), true);
+    assert!(app.world().resource::<CueTool>().armed);
+    install(&mut app, scene("ladder.ron"), true);
+    assert!(!app.world().resource::<CueTool>().armed, "the ladder opens with the cue away");
+    install(&mut app, scene("billiard-corner.ron"), true);
+    frame(&mut app, |_, k| k.press(KeyCode::KeyK));
+    assert!(!app.world().resource::<CueTool>().armed, "K put it away");
+    install(&mut app, scene("billiard-corner.ron"), false);
+    assert!(!app.world().resource::<CueTool>().armed, "an edit keeps K's choice");
+    let tour = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tours/paper.ron");
+    let tour = contact_core::scene::tour::load(&tour).unwrap();
+    let step = tour.steps.iter().find(|s| s.look.iter().any(|l| l.starts_with("Drag a ball"))).expect("step 7");
+    let billiard = step.load().unwrap();
+    assert!(billiard.cue == false && step.scene.ends_with("billiard-corner.ron"), "{}", step.title);
+    install(&mut app, billiard, true);
+    assert!(!app.world().resource::<CueTool>().armed, "{}: a drag pulls a spring", step.title);
+}
+
 /// The billiard opens with the scene's own shot shown as a ready arrow (the
 /// cue ball's 2 m/s of the file), until a step is taken or the user aims.
 #[test]

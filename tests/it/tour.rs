@@ -298,3 +298,175 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     let said = first.traces.iter().flat_map(|t| t.describe(&names)).collect::<Vec<_>>().join("\n");
     assert!(said.contains("no consistent contact force: foot1 slides past Painlevé's bound"), "{said}");
 }
+
+/// The keys a "what to look at" line asks for, in its order: "Press R, then
+/// 1 (Platt) and Space: …" is R, 1, Space ("(…)" asides are not keys);
+/// "Step back to t = 0.001 s (←)" is ← down to that time (`Back`). `None`
+/// for a line that asks for no key. An unknown key fails: a new sentence
+/// gets its key here.
+fn actions(line: &str) -> Option<Vec<Action>> {
+    use bevy::prelude::KeyCode;
+    if let Some(rest) = line.strip_prefix("Step back to t = ") {
+        let t: f64 = rest.split(' ').next()?.parse().ok()?;
+        assert!(rest.contains("(←)"), "{line}: which key steps back?");
+        return Some(vec![Action::Back(t)]);
+    }
+    let rest = line.strip_prefix("Press ")?;
+    // Drop the asides, then read up to the claim.
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in rest.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let keys = plain.split([':']).next()?.split(" to ").next()?;
+    let keys = keys.replace(", then ", ",").replace(" and ", ",").replace(" then ", ",");
+    Some(
+        keys.split(',')
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(|k| {
+                Action::Key(match k {
+                    "R" => KeyCode::KeyR,
+                    "1" => KeyCode::Digit1,
+                    "2" => KeyCode::Digit2,
+                    "3" => KeyCode::Digit3,
+                    "4" => KeyCode::Digit4,
+                    "Space" => KeyCode::Space,
+                    "K" => KeyCode::KeyK,
+                    other => panic!("{line}: the key {other:?} is not known to this test"),
+                })
+            })
+            .collect(),
+    )
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Action {
+    Key(bevy::prelude::KeyCode),
+    /// ← until the clock shows this time.
+    Back(f64),
+}
+
+/// One press of `k`, as a user's: down for a frame, then up.
+fn press(app: &mut bevy::prelude::App, k: bevy::prelude::KeyCode) {
+    use bevy::prelude::{ButtonInput, KeyCode};
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(k);
+    app.update();
+    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    keys.release(k);
+    keys.clear();
+}
+
+/// `secs` of real time (the manual clock gives `h` a frame).
+fn wait_real(app: &mut bevy::prelude::App, secs: f64) {
+    let h = app.world().resource::<contact_lab::app::lab::StepSettings>().h;
+    for _ in 0..(secs / h).round() as usize {
+        app.update();
+    }
+}
+
+/// The step's actions performed as a user would (two seconds between
+/// keys), then, if the clock plays, up to its pause.
+fn perform(app: &mut bevy::prelude::App, actions: &[Action]) {
+    use bevy::prelude::{ButtonInput, KeyCode};
+    use contact_lab::app::lab::PauseAt;
+    app.init_resource::<ButtonInput<KeyCode>>();
+    for (n, a) in actions.iter().enumerate() {
+        if n > 0 {
+            wait_real(app, 2.0);
+        }
+        match *a {
+            Action::Key(k) => press(app, k),
+            Action::Back(t) => {
+                let mut guard = 0;
+                while app.world().resource::<Lab>().time() > t + 1e-9 {
+                    press(app, KeyCode::ArrowLeft);
+                    guard += 1;
+                    assert!(guard < 100_000, "← never reaches t = {t} s");
+                }
+            }
+        }
+    }
+    let playing = !app.world().resource::<bevy::prelude::Time<bevy::prelude::Virtual>>().is_paused();
+    if playing {
+        let mut guard = 0;
+        while !app.world().resource::<PauseAt>().reached {
+            app.update();
+            guard += 1;
+            assert!(guard < 50_000, "the step never reaches its pause again");
+        }
+    }
+}
+
+/// Every sentence of the tour that asks for a key is performed here, keys
+/// in the order the text gives them, and then what it claims is checked.
+/// A step whose instruction leads elsewhere (R then 3, where R replayed the
+/// step under the old algorithm before the 3 arrived) fails.
+#[test]
+fn every_action_of_the_paper_tour_does_what_its_text_says() {
+    use contact_core::Algorithm;
+    let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
+    let mut performed = Vec::new();
+    for (i, step) in tour.steps.iter().enumerate() {
+        for line in &step.look {
+            let Some(acts) = actions(line) else { continue };
+            let mut app = run_step_to_its_pause(i);
+            let paused_at = app.world().resource::<Lab>().time();
+            perform(&mut app, &acts);
+            let algorithm = app.world().resource::<Lab>().world.settings.algorithm;
+            let n = step.title.split(' ').next().unwrap_or("");
+            match n {
+                // "Press 3 (Right) and 1 (Platt) to switch live": the
+                // algorithm follows the keys, the clock stays where it was.
+                "2" => {
+                    assert_eq!(algorithm, Algorithm::Platt, "{line}");
+                    assert_eq!(app.world().resource::<Lab>().time(), paused_at, "{line}: a live switch, no reset");
+                    let said = &app.world().resource::<contact_lab::app::lab::Status>().text;
+                    assert!(said.contains("Platt"), "{line}: the status says {said:?}");
+                }
+                // "Press R, then 1 (Platt) and Space: Platt pulls on the wall
+                // (λ < 0) for 27 ms after 0.46 s."
+                "8" => {
+                    assert_eq!(algorithm, Algorithm::Platt, "{line}");
+                    let wall = shown(&app, "wall.lambda");
+                    let pulls: Vec<f64> = wall.iter().filter(|p| p.1 < 0.0).map(|p| p.0).collect();
+                    let (first, last) = (pulls.first().copied(), pulls.last().copied());
+                    let (Some(first), Some(last)) = (first, last) else { panic!("{line}: the wall never pulls") };
+                    assert!((0.46..0.47).contains(&first), "{line}: pulls from {first} s");
+                    let span = last - first + 0.001;
+                    assert!((span - 0.027).abs() <= 0.002, "{line}: pulls for {span} s");
+                }
+                // "Press R, then 3 (Right) and Space: the cube stays level,
+                // held by both rows."
+                "9" => {
+                    assert_eq!(algorithm, Algorithm::Right, "{line}");
+                    let lab = app.world().resource::<Lab>();
+                    assert!((lab.time() - 0.2).abs() < 1e-9, "{line}: played to {} s", lab.time());
+                    let theta = shown(&app, "box.theta");
+                    assert!(theta.iter().all(|p| p.1.abs() < 1e-6), "{line}: θ = {:?}", theta.last());
+                    let (edge, corner) = (row(&mut app, "step[2]-box[0]"), row(&mut app, "box[0]-step[2]"));
+                    assert!(edge.handled && corner.handled, "{line}: {edge:?} {corner:?}");
+                    assert!(corner.lambda < 0.0, "{line}: the corner holds by pulling: {corner:?}");
+                }
+                // "Step back to t = 0.001 s (←): the trace says …"
+                "11" => {
+                    let lab = app.world().resource::<Lab>();
+                    assert!((lab.time() - 0.001).abs() < 1e-9, "{line}: at {} s", lab.time());
+                    let report = lab.report.clone().expect("the timeline gives the step's report back");
+                    let said: Vec<String> =
+                        report.traces.iter().flat_map(|t| t.describe(&lab.constraint_names)).collect();
+                    let claim = line.split('“').nth(1).and_then(|s| s.split('”').next()).expect("a quoted claim");
+                    assert!(said.iter().any(|s| s.contains(claim)), "{line}: the trace says {said:#?}");
+                }
+                _ => panic!("step {n}: {line:?} asks for keys this test does not check: give it its check"),
+            }
+            performed.push(n.to_string());
+        }
+    }
+    assert_eq!(performed, ["2", "8", "9", "11"], "every action sentence is performed");
+}

@@ -161,7 +161,10 @@ impl Plugin for ClipPlugin {
         };
         app.insert_resource(recorder)
             .add_message::<ClipAction>()
-            .add_systems(Update, (keyboard, start_scripted, apply_actions, poll_encoding, steady_clock).chain())
+            .add_systems(
+                Update,
+                (keyboard, start_scripted, apply_actions, poll_encoding, steady_clock, stalled).chain(),
+            )
             .add_systems(FixedUpdate, hold_for_frame.after(PhysicsSet::Record))
             .add_systems(Last, capture);
     }
@@ -386,6 +389,38 @@ fn steady_clock(clip: Res<ClipRecorder>, mut virt: ResMut<Time<Virtual>>) {
         virt.set_max_delta(max);
     }
 }
+
+/// `--record`: the clock stopped by something other than a capture (a
+/// pause at a time, a step that could not be solved) for
+/// [`STALLED_FRAMES`] frames cannot reach the clip's duration: say why and
+/// quit with an error, instead of waiting for ever.
+fn stalled(
+    clip: Res<ClipRecorder>,
+    virt: Res<Time<Virtual>>,
+    lab: Option<Res<Lab>>,
+    status: Res<Status>,
+    mut frames: Local<u32>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if !(clip.scripted && clip.recording && !clip.holding && !clip.requested && virt.is_paused()) {
+        *frames = 0;
+        return;
+    }
+    *frames += 1;
+    if *frames == STALLED_FRAMES {
+        let t = lab.map_or(0.0, |l| l.time());
+        eprintln!(
+            "contact-lab: the clip cannot reach its duration: the clock stopped at t = {t} s after {} of {} frames ({})",
+            clip.frames(),
+            clip.wanted().unwrap_or(0),
+            if status.text.is_empty() { "no cause given" } else { status.text.as_str() }
+        );
+        exit.write(AppExit::error());
+    }
+}
+
+/// Frames the clock may stand still during a `--record` before it is a stall.
+const STALLED_FRAMES: u32 = 120;
 
 /// The most a frame advances the clock while a clip is under way.
 const STEADY_FRAME: Duration = Duration::from_micros(33_333);

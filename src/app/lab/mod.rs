@@ -39,7 +39,7 @@ pub mod world;
 
 use bevy::prelude::*;
 
-pub use clock::open_clock;
+pub use clock::{open_clock, opening_text};
 pub use components::{
     ConstraintState, ConstraintStatus, Coords, Coulomb, LabBody, LabConstraint, PointMotion, SceneEntity, coords_of,
 };

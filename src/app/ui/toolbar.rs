@@ -140,7 +140,9 @@ impl Toolbar<'_, '_, '_> {
         }
         if ui
             .button("⟲ Reset")
-            .on_hover_text("R: back to t = 0 and the scene's opening; keeps the algorithm, the speed, dragged forces")
+            .on_hover_text(
+                "R: back to t = 0, paused (Space plays the opening); keeps the algorithm, the speed, dragged forces",
+            )
             .clicked()
         {
             self.actions.push(LabAction::Reset);

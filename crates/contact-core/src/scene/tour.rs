@@ -59,6 +59,9 @@ pub struct TourStep {
     /// How the step opens (it replaces the scene's own `opening`): where what
     /// it names is on screen.
     pub opening: Option<Opening>,
+    /// Whether the cue opens armed (default: the scene's `cue`): a step that
+    /// says "drag a ball" wants the mouse's spring, not a shot.
+    pub cue: Option<bool>,
 }
 
 impl TourStep {
@@ -76,6 +79,9 @@ impl TourStep {
         }
         if let Some(o) = self.opening {
             scene.opening = o;
+        }
+        if let Some(c) = self.cue {
+            scene.cue = c;
         }
         Ok(scene)
     }
@@ -105,6 +111,8 @@ struct StepSpec {
     look: Vec<String>,
     #[serde(default)]
     opening: Option<OpeningSpec>,
+    #[serde(default)]
+    cue: Option<bool>,
 }
 
 /// Reads and checks the tour at `path`, and loads each step's scene.
@@ -149,6 +157,7 @@ pub fn parse(text: &str, origin: &str, dir: &Path) -> Result<Tour, SceneError> {
             text: s.text,
             look: s.look,
             opening,
+            cue: s.cue,
         };
         // The step's scene must load: its own error, reported at this step.
         if let Err(e) = super::load(&step.scene, &step.overrides()) {
