@@ -124,23 +124,6 @@ pub fn scene_bounds(lab: &Lab) -> ((f64, f64), (f64, f64)) {
     (lo, hi)
 }
 
-/// The top point of each body that moves (world): the top of its disc, or
-/// its highest corner.
-fn tops(lab: &Lab) -> Vec<DVec2> {
-    let world = &lab.world;
-    (0..world.model.bodies.len())
-        .filter(|&b| is_dynamic(world, b))
-        .map(|b| {
-            let centre = lab.position(b);
-            crate::app::lab::geometry::outline(world, b, centre)
-                .map_or(centre + DVec2::new(0.0, world.model.bodies[b].radius), |c| {
-                    c.into_iter().fold(DVec2::new(0.0, f64::MIN), |a, p| if p.y > a.y { p } else { a })
-                })
-        })
-        .filter(|p| p.is_finite())
-        .collect()
-}
-
 /// Places the camera so the world point `view.center` lands at the centre of
 /// the central rectangle, at `ppm` pixels per metre. Runs after the UI pass, so a
 /// pending fit uses this frame's panel layout.
@@ -155,7 +138,6 @@ fn place_camera(
         && let Some(lab) = &lab
     {
         let (lo, hi) = scene_bounds(lab);
-        view.tops = tops(lab);
         view.fit(lo, hi);
         view.fit_pending = false;
         view.auto_fit = true;

@@ -100,7 +100,7 @@ fn paint(lab: &Lab, view: &ViewTransform, size: (u32, u32), offset: Vec2) -> ima
 fn the_visual_check_passes_on_the_mapping_and_fails_off_it() {
     let lab = billiard();
     let view = fitted(&lab, Rect::new(320.0, 80.0, 1130.0, 640.0));
-    let on_screen = OnScreen { marker: vec![false; 11], covered: vec![false; 11] };
+    let on_screen = OnScreen { marker: vec![false; 11], covered: vec![false; 11], overlays: Vec::new() };
     let right = paint(&lab, &view, (1600, 900), Vec2::ZERO);
     let (seen, failures) = view_check::check(&right, &lab, &view, &on_screen);
     assert!(failures.is_empty(), "{failures:?}");
@@ -122,12 +122,27 @@ fn the_visual_check_passes_on_the_mapping_and_fails_off_it() {
 
     // The fit of the first frame's layout, kept when the panels moved (the
     // presenter-mode bug): the rack is off the view, which was still "fitted".
-    let mut stale = view;
+    let mut stale = view.clone();
     stale.center += DVec2::new(0.45, 0.0);
     let marks = OnScreen {
         marker: (0..11).map(|b| !stale.rect.contains(stale.to_screen(lab.position(b)))).collect(),
         covered: vec![false; 11],
+        overlays: Vec::new(),
     };
     let (_, failures) = view_check::check(&paint(&lab, &stale, (1600, 900), Vec2::ZERO), &lab, &stale, &marks);
     assert!(!failures.is_empty() && failures.iter().all(|f| f.contains("off the view fitted")), "{failures:?}");
+
+    // Something drawn over the box the view was fitted to (issue 37): the
+    // legend on the rack fails, in the band below it passes.
+    let focus = view.fitted_rect().expect("a fitted view");
+    let mut over = on_screen.clone();
+    over.overlays.push(("the legend".into(), Rect::from_center_size(focus.center(), Vec2::new(200.0, 50.0))));
+    let (_, failures) = view_check::check(&right, &lab, &view, &over);
+    assert!(failures.len() == 1 && failures[0].starts_with("the legend covers the scene's focus"), "{failures:?}");
+    let mut below = on_screen.clone();
+    below
+        .overlays
+        .push(("the legend".into(), Rect::new(focus.min.x, focus.max.y + 3.0, focus.max.x, focus.max.y + 60.0)));
+    let (_, failures) = view_check::check(&right, &lab, &view, &below);
+    assert!(failures.is_empty(), "{failures:?}");
 }

@@ -37,14 +37,13 @@ pub struct ViewTransform {
     /// Logical px at the top of `rect` a window covers (the compare
     /// window): a fit frames its box in the rest.
     pub covered_top: f32,
+    /// Logical px at the bottom of `rect` the legend's band takes: a fit
+    /// frames its box above it.
+    pub covered_bottom: f32,
     /// The presenter's banner, logical px, with its margins from the view's
-    /// corner (zero when not presenting): it sits at the top-left or the
-    /// top-right corner, whichever covers fewer bodies. A fit that would put
-    /// a body under it at both frames the box below it instead.
+    /// corner (zero when not presenting): a fit frames its box below it, so
+    /// the banner never covers the scene's focus (issue 37).
     pub banner: Vec2,
-    /// The top point of each body that moves (world, m) when the scene was
-    /// last fitted.
-    pub tops: Vec<DVec2>,
 }
 
 impl Default for ViewTransform {
@@ -60,8 +59,8 @@ impl Default for ViewTransform {
             rect_known: false,
             follow: None,
             covered_top: 0.0,
+            covered_bottom: 0.0,
             banner: Vec2::ZERO,
-            tops: Vec::new(),
         }
     }
 }
@@ -106,26 +105,33 @@ impl ViewTransform {
         let w = (max.0 - min.0).abs().max(1e-6);
         let h = (max.1 - min.1).abs().max(1e-6);
         let centre = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
-        self.frame_below(centre, w, h, self.covered_top);
-        // A body under the presenter's banner wherever it goes: the box below it.
-        let (b, r) = (self.banner, self.rect);
-        let left = Rect::new(r.min.x, r.min.y, r.min.x + b.x, r.min.y + b.y);
-        let right = Rect::new(r.max.x - b.x, r.min.y, r.max.x, r.min.y + b.y);
-        let under = |at: Rect| self.tops.iter().any(|p| at.contains(self.to_screen(*p)));
-        if b.y > self.covered_top && under(left) && under(right) {
-            self.frame_below(centre, w, h, b.y);
-        }
+        // Between the bands the top label, a window or the banner take and
+        // the legend's: nothing is drawn over the box (issue 37).
+        let top = self.covered_top.max(self.banner.y).max(TOP_LABEL);
+        self.frame_between(centre, w, h, top, self.covered_bottom);
     }
 
-    /// Frames the box centred on `centre`, `w × h` m, in `rect` below
-    /// `covered` px at its top (never less than half of it).
-    fn frame_below(&mut self, centre: DVec2, w: f64, h: f64, covered: f32) {
+    /// The box last fitted, on screen (logical px): `None` once the user has
+    /// panned or zoomed.
+    pub fn fitted_rect(&self) -> Option<Rect> {
+        let (min, max) = self.fitted.filter(|_| self.auto_fit)?;
+        let a = self.to_screen(DVec2::new(min.0, max.1));
+        let b = self.to_screen(DVec2::new(max.0, min.1));
+        Some(Rect::from_corners(a, b))
+    }
+
+    /// Frames the box centred on `centre`, `w × h` m, in `rect` between
+    /// `top` px at its top and `bottom` px at its bottom (together never
+    /// more than half of it).
+    fn frame_between(&mut self, centre: DVec2, w: f64, h: f64, top: f32, bottom: f32) {
         let rw = self.rect.width().max(50.0) as f64;
-        let covered = covered.clamp(0.0, 0.5 * self.rect.height()) as f64;
-        let rh = (self.rect.height() as f64 - covered).max(50.0);
+        let half = 0.5 * self.rect.height();
+        let top = top.clamp(0.0, half) as f64;
+        let bottom = bottom.clamp(0.0, (half - top as f32).max(0.0)) as f64;
+        let rh = (self.rect.height() as f64 - top - bottom).max(50.0);
         self.ppm = (rw / w).min(rh / h) * 0.92;
-        // The box's centre at the centre of the uncovered part, `covered/2` below the rect's.
-        self.center = centre + DVec2::new(0.0, 0.5 * covered / self.ppm);
+        // The box's centre at the centre of the free band.
+        self.center = centre + DVec2::new(0.0, 0.5 * (top - bottom) / self.ppm);
     }
 
     /// The presenter's banner is now `size` logical px with its margins
@@ -146,6 +152,15 @@ impl ViewTransform {
         {
             self.fit(min, max);
         }
+    }
+
+    /// The legend's band is now `px` logical px at the bottom of the view.
+    pub fn set_covered_bottom(&mut self, px: f32) {
+        if (px - self.covered_bottom).abs() < 1.0 {
+            return;
+        }
+        self.covered_bottom = px;
+        self.refit();
     }
 
     /// A window now covers `px` logical px at the top of the view (0: none):
@@ -347,6 +362,10 @@ impl Drags {
     }
 }
 
+/// The band at the top of the view the time label and the scale bar take
+/// (logical px): a fit keeps the box below it.
+pub const TOP_LABEL: f32 = 30.0;
+
 /// What the overlay drew for each body in the last frame, by body index: an
 /// edge marker (the body is off the view), or a window over its centre (the
 /// tour, compare mode's readout, the presenter's banner). The visual check
@@ -355,4 +374,8 @@ impl Drags {
 pub struct OnScreen {
     pub marker: Vec<bool>,
     pub covered: Vec<bool>,
+    /// What was drawn over the world view (the legend, the magnifier, the
+    /// presenter's banner, a window), logical px: none may cover the
+    /// scene's focus (`--check-view`).
+    pub overlays: Vec<(String, Rect)>,
 }

@@ -35,6 +35,24 @@ pub fn arrow(g: &mut Gizmos, from: DVec2, vec: DVec2, head: f64, color: Color) {
     g.line_2d(f(to), f(base - side), color);
 }
 
+/// [`arrow`] two pixels wide with a dark outline around it (`px`: a pixel
+/// in world units): it reads on any body's colour, the yellow block's and
+/// the yellow ladder's included (issue 37).
+pub fn outlined_arrow(g: &mut Gizmos, from: DVec2, vec: DVec2, head: f64, px: f64, color: Color) {
+    if vec.length() < 1e-12 {
+        return;
+    }
+    let outline = Color::srgb(0.06, 0.06, 0.08);
+    for (dx, dy) in
+        [(-2.0, 0.0), (2.0, 0.0), (0.0, -2.0), (0.0, 2.0), (-1.5, -1.5), (1.5, 1.5), (-1.5, 1.5), (1.5, -1.5)]
+    {
+        arrow(g, from + DVec2::new(dx, dy) * px, vec, head, outline);
+    }
+    for (dx, dy) in [(0.0, 0.0), (0.5, 0.5), (-0.5, -0.5)] {
+        arrow(g, from + DVec2::new(dx, dy) * px, vec, head, color);
+    }
+}
+
 /// A dashed segment from `a` to `b`: dashes of `dash`, gaps of `gap` (m).
 pub fn dashed(g: &mut Gizmos, a: DVec2, b: DVec2, dash: f64, gap: f64, color: Color) {
     let len = (b - a).length();

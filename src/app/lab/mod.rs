@@ -29,6 +29,7 @@ pub mod frame;
 pub mod geometry;
 pub mod gizmo;
 pub mod messages;
+pub mod names;
 pub mod output;
 pub mod palette;
 pub mod series;

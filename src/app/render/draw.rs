@@ -15,7 +15,7 @@ use contact_core::{BodyKind, Curve, Geometry, World};
 use super::meshes::PARTICLE_PX;
 use super::trails::{FLASH_SECONDS, Flashes, Trail};
 use crate::app::lab::geometry::{gradients, point_at};
-use crate::app::lab::gizmo::{arrow, curve_strip, f, grid_step};
+use crate::app::lab::gizmo::{arrow, curve_strip, f, grid_step, outlined_arrow};
 use crate::app::lab::{
     ConstraintState, ConstraintStatus, DrawOptions, Highlight, Interpolation, Lab, LabBody, LabConstraint, PointMotion,
     SceneLook, ViewTransform, geometry, palette,
@@ -337,7 +337,7 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
         }
     }
     for cf in frictions {
-        arrow(g, cf.at, cf.force * look.lambda_scale, head, palette::bevy(palette::FRICTION));
+        outlined_arrow(g, cf.at, cf.force * look.lambda_scale, head, px(1.0), palette::bevy(palette::FRICTION));
     }
 }
 

@@ -82,6 +82,23 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         }
         seen.push(Seen { name: body.name.clone(), at, in_view, covered, marker, match_share: share });
     }
+    // Nothing drawn over the world covers the box the view was fitted to
+    // (the scene's focus): the legend, the magnifier, the banner, a window.
+    if let Some(focus) = view.fitted_rect() {
+        let inner = Rect::from_corners(focus.min + Vec2::splat(2.0), focus.max - Vec2::splat(2.0));
+        for (what, r) in &on_screen.overlays {
+            let overlap = r.intersect(inner);
+            if !overlap.is_empty() {
+                failures.push(format!(
+                    "{what} covers the scene's focus: {:.0}×{:.0} px of it at ({:.0}, {:.0})",
+                    overlap.width(),
+                    overlap.height(),
+                    overlap.min.x,
+                    overlap.min.y
+                ));
+            }
+        }
+    }
     (seen, failures)
 }
 

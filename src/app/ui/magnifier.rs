@@ -23,8 +23,10 @@ use super::placement::bodies_under;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::{ViewTransform, geometry, palette};
 
-/// Depths below this are round-off, not a violation (m).
-pub const ROUND_OFF: f64 = 1e-12;
+/// Depths below this are not worth an inset (m, in the scene's units): a
+/// box dragged into a pile sinks by 500 pm for a step, which Baumgarte
+/// mends at once (issue 37: an inset for it said more than it was).
+pub const MIN_DEPTH: f64 = 1e-9;
 /// The inset's side, in points: at most this, at least [`MIN_SIDE`], and at
 /// most 28 % of the view's shorter side (presenter mode at 1280×720 leaves
 /// the world 360 points high, with the banner in it).
@@ -68,7 +70,8 @@ pub fn deepest(
                 Some(Violation { k, name: names.get(k).cloned().unwrap_or_default(), at, normal: grad / len, depth });
         }
     }
-    best.filter(|v| -v.depth > ROUND_OFF && -v.depth * ppm < 3.0)
+    let min = world.settings.units.length(MIN_DEPTH);
+    best.filter(|v| -v.depth > min && -v.depth * ppm < 3.0)
 }
 
 /// `0.5 µm`, `2 nm`, `10 mm`: a length for the scale bar.
@@ -94,9 +97,11 @@ pub struct Placement {
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
 /// radius in points), off `avoid` (presenter mode's banner, labels) and off
 /// what `covered` says a window covers (compare's readout), in view.
+#[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
+    focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
     covered: &dyn Fn(Pos2) -> bool,
@@ -109,13 +114,19 @@ pub fn place(
     let side = (0.28 * rect.width().min(rect.height())).clamp(MIN_SIDE, SIDE);
     let size = egui::vec2(side, side + 34.0);
     let gap = 40.0;
+    let inner = rect.shrink2(egui::vec2(8.0, 40.0));
+    // Beside the contact, or in a corner of the view: off the scene's focus
+    // first (issue 37), then off windows and labels, then off bodies.
     let spots = [
         contact + egui::vec2(gap, -gap - size.y),
         contact + egui::vec2(-gap - size.x, -gap - size.y),
         contact + egui::vec2(gap, gap),
         contact + egui::vec2(-gap - size.x, gap),
+        inner.left_top(),
+        inner.right_top() - egui::vec2(size.x, 0.0),
+        inner.left_bottom() - egui::vec2(0.0, size.y),
+        inner.right_bottom() - size,
     ];
-    let inner = rect.shrink2(egui::vec2(8.0, 40.0));
     let fit = |min: Pos2| {
         let r = egui::Rect::from_min_size(min, size);
         let dx = (inner.min.x - r.min.x).max(0.0) + (inner.max.x - r.max.x).min(0.0);
@@ -130,7 +141,8 @@ pub fn place(
                 .into_iter()
                 .any(covered) as usize;
             let over = avoid.iter().filter(|a| a.intersects(*r)).count() + windowed;
-            (over + r.contains(contact) as usize, bodies_under(*r, discs))
+            let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(*r));
+            (on_focus, over + r.contains(contact) as usize, bodies_under(*r, discs))
         })
         .expect("four spots");
     let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));

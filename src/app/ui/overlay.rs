@@ -2,7 +2,7 @@
 //! metres, wall names, the values of `λ` and `f`, spring forces, the legend of
 //! colours, the scene error banner and the paused mark.
 
-use bevy::math::DVec2;
+use bevy::math::{DVec2, Rect, Vec2};
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
 use contact_core::Geometry;
 
@@ -11,6 +11,7 @@ use super::magnifier;
 use super::placement::{self, bodies_under};
 use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
+use crate::app::lab::names::seen_name;
 use crate::app::lab::palette::algorithm_color;
 use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, force, geometry, num, palette};
 
@@ -117,7 +118,8 @@ impl Overlay<'_, '_, '_> {
             .flatten()
             .map(|v| {
                 let under_window = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
-                (magnifier::place(view, self.rect, &discs, &taken, &under_window, &v), v)
+                let focus = view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
+                (magnifier::place(view, self.rect, focus, &discs, &taken, &under_window, &v), v)
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);
@@ -224,7 +226,11 @@ impl Overlay<'_, '_, '_> {
                         &p,
                         scr(tip) + egui::vec2(6.0, 6.0),
                         Align2::LEFT_TOP,
-                        &format!("λ[{}] = {} N", lab.constraint_names[k], force(s.lambda)),
+                        &format!(
+                            "{}: λ = {} N",
+                            seen_name(world, &lab.constraint_names, &lab.body_names, k),
+                            force(s.lambda)
+                        ),
                         13.0,
                         palette::egui(rgb),
                     );
@@ -282,11 +288,13 @@ impl Overlay<'_, '_, '_> {
         // Where each body is as this overlay sees it (the visual check reads it).
         self.data.on_screen.covered = (0..nb).map(|i| covered_at(scr(at[i]))).collect();
         self.data.on_screen.marker = vec![false; nb];
-        // Bodies out of the view: a marker on the edge pointing at them.
-        if nb <= 12 {
+        // Bodies out of the view: a marker on the edge pointing at them; in a
+        // crowd (a pyramid), the ones a spring holds (a box dragged out).
+        let held: Vec<usize> = self.data.drags.springs().map(|s| s.body).collect();
+        {
             let inner = self.rect.shrink(14.0);
             for (i, b) in world.model.bodies.iter().enumerate() {
-                if !b.is_dynamic() {
+                if !b.is_dynamic() || (nb > 12 && !held.contains(&i)) {
                     continue;
                 }
                 let s = scr(at[i]);
@@ -350,11 +358,24 @@ impl Overlay<'_, '_, '_> {
             }
         }
 
-        if draw.labels {
-            self.legend(&p, &discs, &taken, &covered_at);
+        // What is drawn over the world, in logical px, for `--check-view`.
+        let zoom = (self.data.view.ppm / view.ppm) as f32;
+        let px =
+            |r: egui::Rect| Rect::from_corners(Vec2::new(r.min.x, r.min.y) * zoom, Vec2::new(r.max.x, r.max.y) * zoom);
+        self.data.on_screen.overlays.clear();
+        // Presenter mode gives the view to the scene: no legend (the banner
+        // names what matters, the desk's mode explains the colours).
+        if draw.labels && !self.data.state.present {
+            let (band, drawn) = self.legend(&p, &discs, &taken, &covered_at);
+            // The legend's band at the bottom: a fit frames the scene above it.
+            self.data.view.set_covered_bottom(band * zoom);
+            self.data.on_screen.overlays.extend(drawn.map(|r| ("the legend".to_string(), px(r))));
+        } else {
+            self.data.view.set_covered_bottom(0.0);
         }
         if let Some((at, v)) = &magnified {
             magnifier::paint(&p, view, at, v);
+            self.data.on_screen.overlays.push(("the magnifier".to_string(), px(at.frame)));
         }
         self.refusal(&p, &scr);
 
@@ -492,7 +513,15 @@ impl Overlay<'_, '_, '_> {
     /// The legend of colours, in as many rows as the view's width needs, in
     /// the corner of the view that covers the fewest bodies (bottom right
     /// first): it never sits on a pile.
-    fn legend(&self, p: &egui::Painter, discs: &[(Pos2, f32)], taken: &[egui::Rect], covered: &dyn Fn(Pos2) -> bool) {
+    /// Returns the height of the band it takes at the bottom of the view
+    /// (points), and where it was drawn.
+    fn legend(
+        &self,
+        p: &egui::Painter,
+        discs: &[(Pos2, f32)],
+        taken: &[egui::Rect],
+        covered: &dyn Fn(Pos2) -> bool,
+    ) -> (f32, Option<egui::Rect>) {
         let look = &self.data.look;
         let shrunk = look.lambda_scale < 0.95 * look.force_scale;
         let lambda_text = if shrunk {
@@ -544,12 +573,13 @@ impl Overlay<'_, '_, '_> {
         }
         let w = lines.iter().map(|l| l.iter().map(|&k| items[k].3).sum::<f32>()).fold(0.0, f32::max) + 8.0;
         let h = 6.0 + 17.0 * lines.len() as f32;
-        // Bottom right above the axis numbers, bottom left, then the top
-        // corners below the time label and the scale bar.
+        // Bottom right above the axis numbers, or bottom left: in the band
+        // at the bottom that a fit leaves free of the scene (issue 37).
         let size = egui::vec2(w, h);
+        let band = h + 26.0 + 6.0;
         let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
-        let (top, bottom) = (self.rect.min.y + 40.0, self.rect.max.y - 26.0 - h);
-        let corners = [(right, bottom), (left, bottom), (right, top), (left, top)];
+        let bottom = self.rect.max.y - 26.0 - h;
+        let corners = [(right, bottom), (left, bottom)];
         let bg = corners
             .iter()
             .map(|&(x, y)| egui::Rect::from_min_size(Pos2::new(x, y), size))
@@ -561,14 +591,14 @@ impl Overlay<'_, '_, '_> {
                     .count();
                 bodies_under(r, discs) + taken.iter().filter(|t| t.intersects(r)).count() + 10 * windowed
             })
-            .expect("four corners");
+            .expect("two corners");
         // Presenter mode in a small window (1280×720 leaves the world 470 × 360
         // points), compare mode (the view framed below its window), or a scene
         // wide and low (a pyramid): with no free corner the legend gives way to
         // what it explains.
         let crowded = self.data.state.present || self.data.compare.on;
         if crowded && (taken.iter().any(|t| t.intersects(bg)) || bodies_under(bg, discs) > 0) {
-            return;
+            return (band, None);
         }
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (i, line) in lines.iter().enumerate() {
@@ -596,6 +626,7 @@ impl Overlay<'_, '_, '_> {
                 x += width;
             }
         }
+        (band, Some(bg))
     }
 }
 

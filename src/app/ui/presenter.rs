@@ -9,10 +9,17 @@ use bevy_egui::egui::{self, RichText};
 use super::data::PanelData;
 use super::placement::{self, bodies_under};
 use crate::app::lab::ViewTransform;
+use crate::app::lab::names::seen_name;
 use crate::app::lab::palette::algorithm_color;
 
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;
+
+/// The handled rows the banner names; more are counted.
+const BANNER_ROWS: usize = 4;
+/// The banner's text sizes (points, before presenter mode's zoom).
+const ALGORITHM_SIZE: f32 = 28.0;
+const SET_SIZE: f32 = 18.0;
 
 /// The banner's margin from the world view's corner, in points.
 pub const MARGIN: egui::Vec2 = egui::vec2(14.0, 36.0);
@@ -30,19 +37,31 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let under = |at: egui::Pos2| bodies_under(egui::Rect::from_min_size(at, size), &discs);
     let at = if right.x > left.x && under(right) < under(left) { right } else { left };
     let algorithm = lab.world.settings.algorithm;
-    let handled: Vec<&str> = lab.report.as_ref().map_or(Vec::new(), |r| {
+    let handled: Vec<String> = lab.report.as_ref().map_or(Vec::new(), |r| {
         (0..r.handled.len())
             .filter(|&k| r.handled[k])
-            .filter_map(|k| lab.constraint_names.get(k).map(String::as_str))
+            .map(|k| seen_name(&lab.world, &lab.constraint_names, &lab.body_names, k))
             .collect()
     });
+    // Named by what a person sees; more than four, or more than a line
+    // beside the algorithm: their number, so the banner stays a strip over
+    // the top of the view (the table lists them). The fit frames the scene
+    // below it.
+    let width = (0.75 * world.width()).max(240.0);
+    let wide = |text: &str, size: f32| {
+        ctx.layer_painter(egui::LayerId::background())
+            .layout_no_wrap(text.to_string(), egui::FontId::proportional(size), egui::Color32::WHITE)
+            .size()
+            .x
+    };
+    let named = format!("E ∪ F⁺ = {{{}}}", handled.join(", "));
     let set = match handled.len() {
         0 if lab.report.is_none() => "no step yet".to_string(),
         0 => "E ∪ F⁺ = ∅".to_string(),
-        // A big set: its size, on one line, so the banner leaves the scene in
-        // view (a 10-row pyramid holds 173; the table lists them).
-        n if n > 8 => format!("E ∪ F⁺: {n} rows"),
-        _ => format!("E ∪ F⁺ = {{{}}}", handled.join(", ")),
+        n if n > BANNER_ROWS || wide(algorithm.label(), ALGORITHM_SIZE) + wide(&named, SET_SIZE) > width - 40.0 => {
+            format!("E ∪ F⁺: {n} rows")
+        }
+        _ => named,
     };
     let shown = egui::Area::new(egui::Id::new("presenter-banner"))
         .fixed_pos(at)
@@ -54,16 +73,19 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
                 .corner_radius(6.0)
                 .inner_margin(egui::Margin::symmetric(14, 8))
                 .show(ui, |ui| {
-                    // Within the world view: a long set wraps, it never runs over the panels.
-                    ui.set_max_width((world.width() - 60.0).max(200.0));
-                    ui.label(RichText::new(algorithm.label()).size(34.0).strong().color(algorithm_color(algorithm)));
-                    let set = RichText::new(set).size(22.0).monospace().color(egui::Color32::from_gray(235));
-                    ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Wrap));
-                    ui.label(
-                        RichText::new(format!("t = {:.3} s", lab.time()))
-                            .size(16.0)
-                            .color(egui::Color32::from_gray(180)),
-                    );
+                    // A strip along the top: the fit frames the scene below
+                    // it, so the lower it is, the larger the scene.
+                    ui.set_max_width(width);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
+                            RichText::new(algorithm.label())
+                                .size(ALGORITHM_SIZE)
+                                .strong()
+                                .color(algorithm_color(algorithm)),
+                        );
+                        let set = RichText::new(set).size(SET_SIZE).color(egui::Color32::from_gray(235));
+                        ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Wrap));
+                    });
                 });
         });
     Some(shown.response.rect)

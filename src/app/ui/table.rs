@@ -5,6 +5,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::data::{Column, PanelData};
+use crate::app::lab::names::seen_name;
 use crate::app::lab::{ConstraintState, ConstraintStatus, FORCE_ROUND_OFF, force, geometry_label, num, palette};
 
 pub struct ConstraintTable<'a, 'w, 's> {
@@ -164,8 +165,11 @@ impl ConstraintTable<'_, '_, '_> {
                     }
                     let indent = dynamic.len() as f32 * (2.0 * DOT + 2.0) + 2.0;
                     let names: Vec<&str> = dynamic.iter().map(|&b| lab.body_names[b].as_str()).collect();
-                    cell(ui, 1, RichText::new(&lab.constraint_names[k]).strong(), indent).on_hover_text(format!(
-                        "{} ({}; bodies: {}{})",
+                    // Named by what a person sees ("box's lower-left corner on
+                    // floor"); the technical name in the tooltip.
+                    let seen = seen_name(&lab.world, &lab.constraint_names, &lab.body_names, k);
+                    cell(ui, 1, RichText::new(&seen).strong(), indent).on_hover_text(format!(
+                        "{seen}\n{} ({}; bodies: {}{})",
                         lab.constraint_names[k],
                         geometry_label(&lab.world, k),
                         names.join(", "),
