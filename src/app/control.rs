@@ -19,9 +19,11 @@
 //! | E     | edit mode ([`super::edit`])            |
 //! | V     | record a clip ([`super::clip`])        |
 //! | F12   | screenshot                             |
-//! | Ctrl+Q | quit                                  |
+//! | Ctrl+S | save the scene, with the settings in force ([`super::edit`]) |
+//! | Ctrl+Q | quit (with unsaved edits: asks first; Ctrl+Q again quits) |
 //!
-//! (T, C, K, E and V are read by their features, F5 by the panels.)
+//! (T, C, K, E, V and Ctrl+S are read by their features, F5 by the panels;
+//! the window's close button quits as Ctrl+Q does.)
 //!
 //! A pause is `Time<Virtual>::pause`, so the fixed schedule stops with it; a single
 //! step runs the [`FixedUpdate`] schedule once by hand.
@@ -157,7 +159,10 @@ pub fn apply_actions(world: &mut World) {
                 }
             }
             LabAction::Quit => {
-                world.write_message(AppExit::Success);
+                // Unsaved edits: asked first (a second Ctrl+Q quits).
+                if !super::edit::leave::ask_before(world, super::edit::Leave::Quit, now) {
+                    world.write_message(AppExit::Success);
+                }
             }
             LabAction::FitView => {
                 if let Some(mut view) = world.get_resource_mut::<ViewTransform>() {

@@ -86,9 +86,10 @@ pub struct AppOptions {
     /// Number of balls of a scene with a `ball_pile`.
     #[arg(long, value_name = "N")]
     pub balls: Option<usize>,
-    /// Window size in logical pixels, WIDTHxHEIGHT.
-    #[arg(long, value_name = "WxH", default_value = "1600x900", value_parser = parse_size)]
-    pub size: (u32, u32),
+    /// Window size in logical pixels, WIDTHxHEIGHT (default 1600x900, made
+    /// smaller to fit a smaller screen).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
     /// Check the scripted screenshot against the view's world → screen mapping:
     /// each body in view shows its colour at its projected centre, edge markers
     /// only for bodies off the view (the run fails otherwise).
@@ -203,6 +204,53 @@ fn parse_speed(s: &str) -> Result<f64, String> {
     if (0.01..=4.0).contains(&v) { Ok(v) } else { Err("the speed must be between 0.01 and 4".into()) }
 }
 
+/// The command line's scene, which did not load (see [`run`]).
+#[derive(Resource)]
+struct BrokenFirst(Option<PathBuf>);
+
+/// Opens [`BrokenFirst`] a few frames in, after the default scene's install
+/// has settled which file is watched.
+fn open_broken_first(
+    mut first: ResMut<BrokenFirst>,
+    mut open: MessageWriter<scene::OpenScene>,
+    mut frames: Local<u32>,
+) {
+    *frames += 1;
+    if *frames >= 3
+        && let Some(p) = first.0.take()
+    {
+        open.write(scene::OpenScene(p));
+    }
+}
+
+/// The window's size when `--size` is not given (logical px).
+const DEFAULT_SIZE: (u32, u32) = (1600, 900);
+
+/// Without `--size`: a window larger than 90 % of its screen (a laptop at
+/// 1366×768, a projector at 1280×720) is made to fit, once, when the
+/// screen is known.
+fn fit_to_screen(
+    monitors: Query<&bevy::window::Monitor>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+    mut done: Local<bool>,
+) {
+    if *done {
+        return;
+    }
+    let Some(m) = monitors.iter().next() else { return };
+    let Ok(mut window) = windows.single_mut() else { return };
+    *done = true;
+    let scale = m.scale_factor.max(0.5);
+    let (sw, sh) = (m.physical_width as f64 / scale, m.physical_height as f64 / scale);
+    let (w, h) = (DEFAULT_SIZE.0 as f64, DEFAULT_SIZE.1 as f64);
+    let k = (0.9 * sw / w).min(0.9 * sh / h).min(1.0);
+    if k < 1.0 {
+        let (w, h) = ((w * k).max(640.0) as f32, (h * k).max(400.0) as f32);
+        window.resolution.set(w, h);
+        info!("window: {w:.0}x{h:.0} to fit a screen of {sw:.0}x{sh:.0}");
+    }
+}
+
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, e.g. 1600x900")?;
     let w: u32 = w.trim().parse().map_err(|_| format!("bad width `{w}`"))?;
@@ -289,20 +337,30 @@ pub fn run(opts: AppOptions) -> ExitCode {
     let path = opts.scene.clone().unwrap_or_else(|| assets.join("scenes").join("wedge.ron"));
     let path = std::path::absolute(&path).unwrap_or(path);
     let overrides = Overrides { balls: opts.balls, ..Default::default() };
-    // The first scene is read here, so a broken file is an error on the terminal
-    // (later ones are shown in the app while the previous scene keeps running).
-    let mut first = match contact_core::scene::load(&path, &overrides) {
-        Ok(s) => s,
+    // The first scene is read here. A broken file is an error on the terminal;
+    // a window opened for a person opens anyway, on the default scene, with
+    // the error shown and the file watched as a hot reload does: fixed, it
+    // loads (issue 37). A scripted run (a screenshot, a clip, a state dump)
+    // stops there instead.
+    let scripted =
+        opts.screenshot.is_some() || opts.record.is_some() || opts.dump_state.is_some() || opts.frames.is_some();
+    let default_scene = assets.join("scenes").join("wedge.ron");
+    let (mut first, path, broken) = match contact_core::scene::load(&path, &overrides) {
+        Ok(s) => (s, path, None),
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            match contact_core::scene::load(&default_scene, &Overrides::default()) {
+                Ok(s) if !scripted && path != default_scene => (s, default_scene, Some(path)),
+                _ => return ExitCode::FAILURE,
+            }
         }
     };
     if let Some(a) = opts.algorithm {
         first.world.settings.algorithm = a;
     }
     opts.open_first(&mut first.opening);
-    let (w, h) = opts.size;
+    let (w, h) = opts.size.unwrap_or(DEFAULT_SIZE);
+    let fit_screen = opts.size.is_none();
     let mut app = App::new();
     scene::register_sources(&mut app);
     app.add_plugins(
@@ -313,6 +371,9 @@ pub fn run(opts: AppOptions) -> ExitCode {
                     resolution: WindowResolution::new(w, h).with_scale_factor_override(1.0),
                     ..default()
                 }),
+                // The close button quits as Ctrl+Q does, asking first when
+                // edits are unsaved (`edit::leave::close_requested`).
+                close_when_requested: false,
                 ..default()
             })
             .set(AssetPlugin {
@@ -322,8 +383,17 @@ pub fn run(opts: AppOptions) -> ExitCode {
             }),
     )
     .add_plugins(bevy_egui::EguiPlugin::default())
-    .add_plugins(LabPlugins { options: opts, assets });
+    .add_plugins(LabPlugins { options: opts, assets })
+    .add_systems(Update, edit::leave::close_requested.before(control::apply_actions));
+    if fit_screen {
+        app.add_systems(Update, fit_to_screen);
+    }
     lab::install_scene(app.world_mut(), first, Some(path));
+    if let Some(p) = broken {
+        // Opened as the picker opens a file, once the default scene is in:
+        // it fails again, in the window, and its file is watched.
+        app.insert_resource(BrokenFirst(Some(p))).add_systems(Update, open_broken_first);
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::FAILURE,

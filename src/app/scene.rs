@@ -15,6 +15,7 @@ use bevy::asset::{AssetLoadFailedEvent, AssetLoader, LoadContext};
 use bevy::prelude::*;
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 
+use super::edit::{Editor, Leave};
 use super::lab::{InstallScene, InstallSceneSet, Lab, StateJumped, Status};
 
 /// A scene file as loaded: the checked scene, or why it is not one.
@@ -190,9 +191,16 @@ fn open_requested(
     mut files: ResMut<SceneFiles>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
+    editor: Option<ResMut<Editor>>,
 ) {
     let Some(OpenScene(path)) = requests.read().last().cloned() else { return };
     let path = std::path::absolute(&path).unwrap_or(path);
+    // Unsaved edits: asked first ("Discard" opens it then).
+    if let Some(mut ed) = editor
+        && ed.ask_before(Leave::Open(path.clone()), &mut status, real.elapsed_secs_f64())
+    {
+        return;
+    }
     if !path.is_file() {
         let msg = format!("{}: no such scene file", path.display());
         files.error = Some(msg.clone());

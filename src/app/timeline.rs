@@ -32,6 +32,9 @@ pub struct Timeline {
     pub stride: u64,
     /// Set by a restore: the snapshot shown now; later ones are dropped at the next step.
     pub cursor: Option<usize>,
+    /// The last step was the stored run's next one ([`Self::record`]): its
+    /// rewinds are in the log already.
+    pub followed: bool,
     max_count: usize,
 }
 
@@ -44,6 +47,7 @@ impl Timeline {
             snaps: VecDeque::new(),
             stride: 1,
             cursor: None,
+            followed: false,
             max_count: max_count(&first),
         };
         self.snaps.push_back(first);
@@ -53,8 +57,21 @@ impl Timeline {
     /// replaces the stored run after it: returns the `t` of its last snapshot,
     /// when there was one.
     pub fn record(&mut self, world: &World, h: f64) -> Option<f64> {
+        self.followed = false;
         let mut replaced = None;
         if let Some(c) = self.cursor.take() {
+            // The step taken is the stored one, bit for bit (→ after ←, the
+            // same settings): the stored run goes on, shown one step further
+            // (issue 37: → from t = 0 threw it away).
+            if let Some(next) = self.snaps.get(c + 1)
+                && next.steps == world.steps
+                && next.state.q == world.state.q
+                && next.state.qd == world.state.qd
+            {
+                self.cursor = (c + 2 < self.snaps.len()).then_some(c + 1);
+                self.followed = true;
+                return None;
+            }
             replaced = (self.snaps.len() > c + 1).then(|| self.range().1);
             self.snaps.truncate(c + 1);
         }
@@ -118,6 +135,8 @@ fn snapshot_bytes(s: &Snapshot) -> usize {
 #[derive(Resource, Debug, Default)]
 pub struct EventLog {
     pub events: VecDeque<contact_core::Event>,
+    /// The step (its count when it ended) that reported each of `events`.
+    steps: VecDeque<u64>,
     /// Events seen in total (the log keeps the last ones).
     pub total: usize,
 }
@@ -125,9 +144,12 @@ pub struct EventLog {
 pub const EVENT_LOG_MAX: usize = 500;
 
 impl EventLog {
-    /// Forgets the events after `t` (a new branch replaces the run they were in).
-    fn truncate_after(&mut self, t: f64) {
-        while self.events.back().is_some_and(|e| e.t > t + 1e-12) {
+    /// Forgets the events of step `step` and after (a new branch replaces
+    /// the run they were in): by step, not by time, so an event at the very
+    /// start of the step taken again (t = 0) is not listed twice (issue 37).
+    fn truncate_from(&mut self, step: u64) {
+        while self.steps.back().is_some_and(|&s| s >= step) {
+            self.steps.pop_back();
             self.events.pop_back();
             self.total -= 1;
         }
@@ -145,7 +167,7 @@ impl Plugin for TimelinePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Timeline>()
             .init_resource::<EventLog>()
-            .add_systems(FixedUpdate, (record, log_events).in_set(PhysicsSet::Record))
+            .add_systems(FixedUpdate, (record, log_events).chain().in_set(PhysicsSet::Record))
             .add_systems(PreUpdate, follow_jumps.after(InstallSceneSet));
     }
 }
@@ -176,16 +198,21 @@ fn record(
     }
 }
 
-fn log_events(lab: Option<Res<Lab>>, mut log: ResMut<EventLog>) {
+fn log_events(lab: Option<Res<Lab>>, timeline: Res<Timeline>, mut log: ResMut<EventLog>) {
     let Some(report) = lab.as_ref().and_then(|l| l.report.as_ref()) else { return };
-    let t_now = lab.as_ref().map(|l| l.time()).unwrap_or(0.0);
+    if timeline.followed {
+        return;
+    }
+    let step = lab.as_ref().map_or(0, |l| l.world.steps);
     // A step after a restore starts a new branch: forget the old future.
-    log.truncate_after(t_now - report.h);
+    log.truncate_from(step);
     for e in &report.events {
         log.events.push_back(e.clone());
+        log.steps.push_back(step);
         log.total += 1;
         if log.events.len() > EVENT_LOG_MAX {
             log.events.pop_front();
+            log.steps.pop_front();
         }
     }
 }

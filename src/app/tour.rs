@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use contact_core::scene::{self, tour::Tour};
 
+use super::edit::{Editor, Leave};
 use super::lab::{InputClaims, InstallScene, InstallSceneSet, Lab, Status};
 
 /// The tour and where the user is in it.
@@ -100,18 +101,31 @@ fn apply_tour_actions(
     mut install: MessageWriter<InstallScene>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
+    mut editor: Option<ResMut<Editor>>,
 ) {
     let now = real.elapsed_secs_f64();
-    for action in requests.read().copied().collect::<Vec<_>>() {
+    let mut queue: std::collections::VecDeque<TourAction> = requests.read().copied().collect();
+    while let Some(action) = queue.pop_front() {
         match action {
             TourAction::Toggle => {
                 state.open = !state.open;
                 if state.open && state.tour.is_none() {
                     state.read();
                 }
+                // Opened for the first time: its step loads and plays, as its
+                // text expects (issue 37: T showed step 1 and waited for a click).
+                if state.open && state.loaded.is_none() && state.tour.is_some() {
+                    queue.push_front(TourAction::Go(state.current));
+                }
             }
             TourAction::Reload => state.read(),
             TourAction::Go(i) => {
+                // Unsaved edits: asked first ("Discard" goes to the step then).
+                if let Some(ed) = editor.as_deref_mut()
+                    && ed.ask_before(Leave::Tour(i), &mut status, now)
+                {
+                    continue;
+                }
                 state.open = true;
                 if state.tour.is_none() {
                     state.read();

@@ -13,6 +13,7 @@ mod energy;
 mod inputs;
 mod physics;
 mod readme;
+mod save;
 mod scenes;
 mod slow;
 mod timeline;

@@ -130,6 +130,9 @@ fn a_step_from_a_restored_instant_replaces_the_later_run_and_says_so() {
     assert_eq!(log.total, total, "scrubbing loses nothing");
     let t_end = app.world().resource::<Timeline>().range().1;
 
+    // A ball pushed (as a drag does): the step is not the stored one (the
+    // same step goes along the stored run, `a_step_forward_after_stepping_back…`).
+    app.world_mut().resource_mut::<Lab>().world.model.bodies[1].user_force = nalgebra::Vector2::new(5.0, 0.0);
     app.world_mut().write_message(LabAction::StepOnce);
     app.update();
     let status = app.world().resource::<Status>().text.clone();
@@ -148,4 +151,37 @@ fn a_step_from_a_restored_instant_replaces_the_later_run_and_says_so() {
     app.update();
     app.update();
     assert_eq!(app.world().resource::<Status>().text, "", "no stale text while playing");
+}
+
+/// → after ← goes along the stored run (issue 37: a step from a restored
+/// snapshot replaced the run, and the first rewind was listed twice): the
+/// run stays whole, the cursor moves one step, the rewinds are counted once.
+#[test]
+fn a_step_forward_after_stepping_back_keeps_the_stored_run() {
+    use contact_lab::app::timeline::EventLog;
+    let scene = scene("billiard-corner.ron");
+    let mut app = headless(&scene);
+    run_until(&mut app, 400, |_, _| {});
+    app.world_mut().write_message(LabAction::SetPaused(true));
+    app.update();
+    let (len, end) = {
+        let tl = app.world().resource::<Timeline>();
+        (tl.snaps.len(), tl.range().1)
+    };
+    let rewinds = app.world().resource::<EventLog>().total;
+    assert!(rewinds > 0, "the break has first contacts");
+    // Back to the start, then forward again, one key at a time.
+    app.world_mut().write_message(LabAction::Restore(0));
+    app.update();
+    assert_eq!(app.world().resource::<EventLog>().total, rewinds, "scrubbing loses nothing");
+    for k in 1..=20u64 {
+        app.world_mut().write_message(LabAction::StepOnce);
+        app.update();
+        let tl = app.world().resource::<Timeline>();
+        assert_eq!((tl.snaps.len(), tl.range().1), (len, end), "step {k}: the stored run was replaced");
+        assert_eq!(steps(&app), tl.snaps[0].steps + k);
+        assert_eq!(app.world().resource::<EventLog>().total, rewinds, "step {k}: the stored rewinds are kept");
+    }
+    let log = app.world().resource::<EventLog>();
+    assert_eq!(log.total, rewinds, "the rewinds of the stored run, each once");
 }

@@ -470,3 +470,25 @@ fn every_action_of_the_paper_tour_does_what_its_text_says() {
     }
     assert_eq!(performed, ["2", "8", "9", "11"], "every action sentence is performed");
 }
+
+/// T opens the tour on its step, loaded and running as its text expects
+/// (issue 37: it showed step 1 and waited for a click on it).
+#[test]
+fn t_opens_the_tour_with_its_step_running() {
+    let mut app = headless(&scene("ball-pile.ron"));
+    app.add_plugins(TourPlugin { path: paper_tour(), start: None });
+    app.update();
+    app.world_mut().write_message(TourAction::Toggle);
+    app.update();
+    app.update();
+    let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
+    let lab = app.world().resource::<Lab>();
+    assert_eq!(lab.scene.name, tour.steps[0].load().unwrap().name);
+    let state = app.world().resource::<TourState>();
+    assert!(state.open);
+    assert_eq!(running_step(state, Some(lab)), Some(0));
+    // T again closes it, and leaves the scene as it is.
+    app.world_mut().write_message(TourAction::Toggle);
+    app.update();
+    assert!(!app.world().resource::<TourState>().open);
+}

@@ -256,3 +256,33 @@ fn a_new_scene_loads_empty_or_on_a_floor() {
     let names: Vec<String> = scene.unwrap().world.model.constraints.iter().map(|c| c.name.clone()).collect();
     assert_eq!(names, ["floor:a", "floor:b", "a-b"], "the floor against each ball, and the balls against each other");
 }
+
+#[test]
+fn a_document_with_the_settings_in_force_is_the_file_until_a_setting_changes() {
+    // Nothing changed: every built-in scene's document is its file, bit for bit.
+    for path in built_in() {
+        let scene = scene::load(&path, &Overrides::default()).unwrap();
+        let doc = SceneDoc::load(&path).unwrap();
+        let same = doc.with_settings(&scene.world.settings, scene.dt);
+        assert_eq!(same.file, doc.file, "{}", path.display());
+        assert_eq!(same.to_ron(), doc.to_ron(), "{}", path.display());
+    }
+    // Changed at run time: what the lab runs is what the file says.
+    let path = scenes_dir().join("incline.ron");
+    let scene = scene::load(&path, &Overrides::default()).unwrap();
+    let mut s = scene.world.settings.clone();
+    s.algorithm = contact_core::Algorithm::Platt;
+    s.tau = 0.025;
+    s.events.enabled = !s.events.enabled;
+    s.events.restitution = 0.3;
+    s.sleep.enabled = !s.sleep.enabled;
+    s.tol.active *= 2.0;
+    let doc = SceneDoc::load(&path).unwrap().with_settings(&s, 5e-4);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("incline-saved.ron");
+    doc.save(&out).unwrap();
+    let back = scene::load(&out, &Overrides::default()).unwrap();
+    assert_eq!(back.world.settings, s, "every setting in force, read back");
+    assert_eq!(back.dt, 5e-4, "the step h in force is the file's dt");
+    assert_eq!(back.world.model, scene.world.model, "the bodies and the friction are the file's");
+}

@@ -37,19 +37,40 @@ fn kind(b: &BodySpec) -> &'static str {
 }
 
 fn num(label: &'static str, v: f64) -> Field {
-    Field { label, value: format!("{v}"), hint: "" }
+    Field { label, value: short(v), hint: "" }
+}
+
+/// A number as the inspector shows it: six significant digits at most (a
+/// box dragged to 0.7372881355932204 m shows 0.737288), -0 as 0. The file
+/// keeps every digit: a field is written only when its text is changed.
+pub fn short(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v == 0.0 { "0".into() } else { format!("{v}") };
+    }
+    let a = v.abs();
+    let trim = |s: String| {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    };
+    if (1e-3..1e6).contains(&a) {
+        let decimals = (5 - a.log10().floor() as i32).max(0) as usize;
+        trim(format!("{v:.decimals$}"))
+    } else {
+        let s = format!("{v:.5e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        format!("{}e{e}", trim(m.to_string()))
+    }
 }
 
 /// An optional number: blank when unset, `hint` says what blank means.
 fn opt(label: &'static str, v: Option<f64>, hint: &'static str) -> Field {
-    Field { label, value: v.map_or(String::new(), |v| format!("{v}")), hint }
+    Field { label, value: v.map_or(String::new(), short), hint }
 }
 
 /// Coulomb's `μ`, blank when 0 (frictionless; only the Exact solver uses it).
 fn mu(label: &'static str, v: f64) -> Field {
     Field {
         label,
-        value: if v == 0.0 { String::new() } else { format!("{v}") },
+        value: if v == 0.0 { String::new() } else { short(v) },
         hint: "blank: frictionless (Coulomb's μ; Exact only)",
     }
 }
@@ -817,5 +838,22 @@ mod tests {
         let renamed = with_field(&d, Some(&cue), "name", "white").unwrap();
         assert!(renamed.body_names().contains(&"white".to_string()));
         renamed.check("renamed").unwrap();
+    }
+
+    /// The inspector's numbers are short (issue 37: 16 digits after a drag).
+    #[test]
+    fn numbers_are_shown_to_six_significant_digits() {
+        for (v, shown) in [
+            (0.7372881355932204, "0.737288"),
+            (-0.0, "0"),
+            (2.0, "2"),
+            (1e-9, "1e-9"),
+            (9.81, "9.81"),
+            (123456.789, "123457"),
+            (-4.09e-17, "-4.09e-17"),
+            (0.25, "0.25"),
+        ] {
+            assert_eq!(short(v), shown, "{v}");
+        }
     }
 }

@@ -24,22 +24,31 @@
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
 //! fixed ball, `W` wall, `H` half-plane, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead,
-//! `Q` box, `Y` polygon (Enter closes it), `M` disc, `J` pin; `Ctrl+S`
-//! saves to the panel's path. `Delete` removes the selected item (a body with
+//! `Q` box, `Y` polygon (Enter closes it), `M` disc, `J` pin. `Delete` removes the selected item (a body with
 //! its constraints), `Escape` cancels a gesture. Snapping (the panel's boxes): to a grid, and a ball dropped near
 //! another to touch it.
+//!
+//! `Ctrl+S` saves (the save dialog), in edit mode and outside it: outside, the
+//! running scene's start as its file has it. Either way the file says the
+//! solver settings in force — the algorithm (keys 1–4, the toolbar, the
+//! inspector's "algorithm" alike), τ, the step h, sleeping, the events — not
+//! those the scene was opened with ([`SceneDoc::with_settings`]). Unsaved
+//! edits are never dropped without asking ([`leave`]).
 
 mod draw;
 pub mod fields;
 mod geometry;
+pub mod leave;
 mod refusal;
 mod tools;
 
 pub use geometry::{BeadCurve, bead_curve};
 use geometry::{nearest_on, wall_line};
+pub use leave::{Leave, LeaveChoice};
 pub use refusal::Refusal;
 use refusal::refusal;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use bevy::math::DVec2;
@@ -47,7 +56,12 @@ use bevy::prelude::*;
 use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
 use contact_core::scene::{Edits, Item, SceneDoc};
 
-use super::lab::{FrameSet, InputClaims, InstallScene, Lab, Pointer, Status, ViewTransform, release_tool_claim};
+use super::lab::{
+    FrameSet, InputClaims, InstallScene, Lab, LabAction, Pointer, Status, StepSettings, ViewTransform,
+    release_tool_claim,
+};
+use super::scene::OpenScene;
+use super::tour::TourAction;
 
 /// Newtons of constant force per metre of the force tool's arrow.
 pub const FORCE_PER_M: f64 = 10.0;
@@ -182,16 +196,19 @@ pub enum EditAction {
     DeleteSelected,
     /// A document changed by the panel (the inspector): checked, then installed.
     Replace(Box<SceneDoc>),
-    /// Write the document to this file.
-    /// Ask where to save (the save dialog).
+    /// Ask where to save (the save dialog): the document edited, or outside
+    /// edit mode the running scene's (Ctrl+S).
     Save,
     /// Edit a new scene: empty, or with a floor.
     New {
         floor: bool,
     },
+    /// Write the document to this file, with the settings in force.
     SaveAs(PathBuf),
     /// Pick a tool.
     Tool(Tool),
+    /// The answer to "Unsaved edits in NAME" ([`leave`]).
+    Answer(LeaveChoice),
 }
 
 /// Sent when a document was saved (the panels open the file like any other).
@@ -231,6 +248,14 @@ pub struct Editor {
     pub bead_curve: BeadCurve,
     /// Ctrl+S or "Save as…": the panels open the save dialog (`ui::file_dialog`).
     pub save_requested: bool,
+    /// The document has changes no file has (an edit, an undo or a redo
+    /// since it was opened, made or saved): see [`Editor::unsaved`].
+    pub dirty: bool,
+    /// What waits for the answer to "Unsaved edits in NAME" (the dialog is shown).
+    pub leaving: Option<Leave>,
+    /// What is done once the save dialog has saved ("Save…" in that dialog);
+    /// the dialog cancelled, nothing.
+    pub after_save: Option<Leave>,
     gesture: Option<Gesture>,
 }
 
@@ -240,16 +265,30 @@ impl Editor {
     }
 }
 
+/// Edit mode: the document and its actions ([`EditActionsPlugin`]), the
+/// mouse's tools and their drawing.
 pub struct EditPlugin;
 
 impl Plugin for EditPlugin {
     fn build(&self, app: &mut App) {
+        app.add_plugins(EditActionsPlugin)
+            .add_systems(Update, claim_pointer.in_set(FrameSet::Prepare).after(release_tool_claim))
+            .add_systems(Update, (gestures, place_refusal).chain().after(apply_actions).in_set(FrameSet::Tools))
+            .add_systems(Update, draw::draw.in_set(FrameSet::Overlay));
+    }
+}
+
+/// The document without the mouse and the drawing: the keys, the actions
+/// (undo, save, new, the inspector's changes) and asking before unsaved
+/// edits are dropped ([`leave`]); what a headless test runs.
+pub struct EditActionsPlugin;
+
+impl Plugin for EditActionsPlugin {
+    fn build(&self, app: &mut App) {
         app.insert_resource(Editor::fresh())
             .add_message::<EditAction>()
             .add_message::<Saved>()
-            .add_systems(Update, claim_pointer.in_set(FrameSet::Prepare).after(release_tool_claim))
-            .add_systems(Update, (keyboard, apply_actions, gestures, place_refusal).chain().in_set(FrameSet::Tools))
-            .add_systems(Update, draw::draw.in_set(FrameSet::Overlay));
+            .add_systems(Update, (keyboard, apply_actions).chain().in_set(FrameSet::Tools));
     }
 }
 
@@ -278,6 +317,10 @@ fn keyboard(
     if keys.just_pressed(KeyCode::KeyE) && !ctrl {
         actions.write(EditAction::Toggle);
     }
+    // In edit mode and outside it (the running scene, with the settings in force).
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        actions.write(EditAction::Save);
+    }
     if !editor.on {
         return;
     }
@@ -289,9 +332,6 @@ fn keyboard(
     }
     if keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
         actions.write(EditAction::DeleteSelected);
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        actions.write(EditAction::Save);
     }
     if !ctrl {
         let units = tools::ids().map(|id| (id.tool().key(), Tool::Unit(id)));
@@ -326,12 +366,16 @@ fn origin(lab: &Lab) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn apply_actions(
+pub fn apply_actions(
     mut actions: MessageReader<EditAction>,
     mut editor: ResMut<Editor>,
     lab: Option<Res<Lab>>,
+    steps: Option<Res<StepSettings>>,
     mut install: MessageWriter<InstallScene>,
     mut saved: MessageWriter<Saved>,
+    mut lab_actions: MessageWriter<LabAction>,
+    mut open: Option<ResMut<Messages<OpenScene>>>,
+    mut tour: Option<ResMut<Messages<TourAction>>>,
     mut virt: ResMut<Time<Virtual>>,
     mut status: ResMut<Status>,
     real: Res<Time<Real>>,
@@ -339,9 +383,17 @@ fn apply_actions(
     let Some(lab) = lab else { return };
     let now = real.elapsed_secs_f64();
     let origin = origin(&lab);
-    for action in actions.read() {
+    // The settings in force: a saved file says them, the inspector shows them.
+    let h = steps.map_or(lab.scene.dt, |s| s.h);
+    let in_force = |doc: SceneDoc| doc.with_settings(&lab.world.settings, h);
+    // A New asked before unsaved edits were saved or dropped comes back here.
+    let mut queue: VecDeque<EditAction> = actions.read().cloned().collect();
+    while let Some(action) = queue.pop_front() {
         let ed = &mut *editor;
-        match action {
+        let mut proceed = |leave: Leave, lab_actions: &mut MessageWriter<LabAction>| {
+            leave::proceed(leave, lab_actions, open.as_deref_mut(), tour.as_deref_mut())
+        };
+        match &action {
             EditAction::Toggle if ed.on => {
                 ed.on = false;
                 ed.gesture = None;
@@ -370,7 +422,7 @@ fn apply_actions(
                         continue;
                     }
                 };
-                let doc = if from_here { base.from_world(&lab.world) } else { base };
+                let doc = in_force(if from_here { base.from_world(&lab.world) } else { base });
                 virt.pause();
                 match doc.check(&origin) {
                     Ok(scene) => {
@@ -396,6 +448,13 @@ fn apply_actions(
                         }
                         ed.doc = Some(doc);
                         ed.edits = Edits::default();
+                        // A file's scene starts clean; "from here" is a start
+                        // no file has; the editor's own scene keeps its state.
+                        if from_here {
+                            ed.dirty = true;
+                        } else if lab.scene.path.is_some() {
+                            ed.dirty = false;
+                        }
                     }
                     Err(e) => status.warn(now, format!("Cannot edit from here: {e}")),
                 }
@@ -413,6 +472,7 @@ fn apply_actions(
                         });
                     }
                     ed.error = None;
+                    ed.dirty = true;
                 }
             }
             EditAction::DeleteSelected => {
@@ -441,6 +501,9 @@ fn apply_actions(
                 status.say(now, format!("{}: {}", tool.label(), tool.hint()));
             }
             EditAction::New { floor } => {
+                if ed.ask_before(Leave::New { floor: *floor }, &mut status, now) {
+                    continue;
+                }
                 let doc = SceneDoc::new_scene(*floor);
                 let Ok(scene) = doc.check("new scene") else {
                     status.warn(now, "A new scene could not be made");
@@ -456,17 +519,47 @@ fn apply_actions(
                 ed.source_file = None;
                 ed.doc = Some(doc);
                 ed.edits = Edits::default();
+                ed.dirty = false;
                 ed.tool = Tool::Ball;
                 let floor = if *floor { " on a floor" } else { "" };
                 status.say(now, format!("A new scene{floor}: click to place balls (B), Ctrl+S saves it"));
             }
-            EditAction::Save => {
+            EditAction::Save if ed.on || ed.unsaved() => {
                 if ed.doc.is_some() {
                     ed.save_requested = true;
                 }
             }
+            EditAction::Save => {
+                // Outside edit mode: the running scene's start as its file has
+                // it (the settings in force are written at SaveAs), or the
+                // editor's own scene (no file).
+                match (&lab.scene.path, &ed.doc) {
+                    (Some(path), _) => match SceneDoc::load(path) {
+                        Ok(doc) => {
+                            ed.source = (doc.file.name.clone(), doc.file.description.clone());
+                            ed.source_file = Some(path.clone());
+                            ed.doc = Some(in_force(doc));
+                            ed.edits = Edits::default();
+                            ed.dirty = false;
+                            ed.save_requested = true;
+                            status.say(
+                                now,
+                                format!(
+                                    "Save the scene as…: its start, with the algorithm ({}), τ and h in force",
+                                    lab.world.settings.algorithm.label()
+                                ),
+                            );
+                        }
+                        Err(e) => status.warn(now, format!("Cannot save this scene: {e}")),
+                    },
+                    (None, Some(_)) => ed.save_requested = true,
+                    (None, None) => status.say(now, "Ctrl+S saves a scene: E edits it first"),
+                }
+            }
             EditAction::SaveAs(path) => {
                 let Some(doc) = &ed.doc else { continue };
+                // The settings in force, not those the document was opened with.
+                let doc = in_force(doc.clone());
                 // Its own name and a true description (see `SceneDoc::titled_for`).
                 let doc = match doc.check(&origin) {
                     Ok(scene) => doc.titled_for(path, (&ed.source.0, &ed.source.1), &scene),
@@ -477,11 +570,37 @@ fn apply_actions(
                         status.say(now, format!("Saved to {}", path.display()));
                         ed.on = false;
                         ed.doc = None;
-                        saved.write(Saved(path.clone()));
+                        ed.dirty = false;
+                        match ed.after_save.take() {
+                            // Saved to quit or to load another scene: that, not the file saved.
+                            Some(leave) => queue.extend(proceed(leave, &mut lab_actions)),
+                            None => {
+                                saved.write(Saved(path.clone()));
+                            }
+                        }
                     }
                     Err(e) => {
                         ed.error = Some(refusal(&e));
                         status.warn(now, format!("Not saved: {e}"));
+                    }
+                }
+            }
+            EditAction::Answer(choice) => {
+                let Some(leave) = ed.leaving.take() else { continue };
+                match choice {
+                    LeaveChoice::Cancel => {
+                        status.say(now, format!("{}: cancelled, the edits are kept", leave.doing()));
+                    }
+                    LeaveChoice::Save => {
+                        ed.after_save = Some(leave);
+                        ed.save_requested = ed.doc.is_some();
+                    }
+                    LeaveChoice::Discard => {
+                        ed.dirty = false;
+                        ed.on = false;
+                        ed.gesture = None;
+                        status.say(now, format!("Edits discarded: {}", leave.doing().to_lowercase()));
+                        queue.extend(proceed(leave, &mut lab_actions));
                     }
                 }
             }
@@ -502,6 +621,7 @@ fn edit(
         Ok(scene) => {
             install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true, open: false });
             ed.error = None;
+            ed.dirty = true;
             true
         }
         Err(e) => {
@@ -872,6 +992,10 @@ fn place_refusal(mut editor: ResMut<Editor>, pointer: Res<Pointer>, real: Res<Ti
 fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
     if !done && let Some(e) = &ed.error {
         status.warn(now, format!("Refused: {e}"));
+    } else if done && status.error && status.text.starts_with("Refused:") {
+        // A later edit went through: the old refusal no longer stands
+        // (issue 37: it stayed red in the status bar).
+        status.say(now, "Done: the edit went through");
     }
 }
 

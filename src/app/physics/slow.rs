@@ -65,12 +65,27 @@ const MANY: usize = 40;
 
 /// Why a step of `report` on `world` that cost `cost` of wall time is slow,
 /// and the remedies that apply (`pile`: the scene comes from a file that can
-/// be reloaded with another count of balls).
-pub fn diagnose(world: &World, report: &StepReport, cost: Duration, pile: bool) -> Slowness {
+/// be reloaded with another count of balls). `speed` is the pace asked for
+/// and `frames` the frames drawn a second: when the physics alone would keep
+/// that pace, the drawing is what holds the run back, and it says so.
+pub fn diagnose(world: &World, report: &StepReport, cost: Duration, pile: bool, speed: f64, frames: f64) -> Slowness {
     let held = report.handled.iter().filter(|&&h| h).count();
     let rewinds = report.events.len();
     let ms = cost.as_secs_f64() * 1e3;
     let most = if cost.is_zero() { f64::INFINITY } else { report.h / cost.as_secs_f64() };
+    if most > 2.0 * speed {
+        // A step costs little: the window's frames are the limit (a software
+        // renderer), and no remedy of the physics helps.
+        let physics = if most.is_finite() { format!("{most:.0}×") } else { "any pace".to_string() };
+        return Slowness {
+            cause: format!(
+                "the window draws {frames:.0} frames/s and each frame takes a bounded share of steps; the physics \
+                 alone would run at {physics} real time (a step of {} ms costs {ms:.2} ms)",
+                report.h * 1e3
+            ),
+            remedies: Vec::new(),
+        };
+    }
     let algorithm = report.algorithm;
     let negative = report.min_lambda.is_some_and(|l| l < 0.0);
     let mut cause = format!(

@@ -102,7 +102,8 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             } else {
                 format!("{{{}}}", handled.join(", "))
             };
-            ui.label(RichText::new(shown).monospace());
+            // Cut to the panel (whole on hover): a long set never widens it.
+            ui.add(egui::Label::new(RichText::new(&shown).monospace()).truncate()).on_hover_text(&shown);
             ui.end_row();
             ui.label("min λ over F⁺");
             match report.min_lambda {

@@ -8,6 +8,10 @@
 //! focus or Enter is pressed, through the same check a scene file gets: a
 //! value that is not a number, or that the file would refuse, is named and
 //! refused, and the document stays as it was.
+//!
+//! The scene's "algorithm" is the one in force (the toolbar's, keys 1–4):
+//! choosing another here switches the lab too, and Save writes it. The
+//! question asked before unsaved edits are dropped ([`leave_dialog`]) is here too.
 
 use bevy_egui::egui::{self, RichText};
 use contact_core::Algorithm;
@@ -19,12 +23,14 @@ use contact_core::settings::Integrator;
 
 use super::data::PanelData;
 use crate::app::edit::fields::{Field, fields_of, fixed_of, scene_fields, solver_fields, with_field, with_fixed};
-use crate::app::edit::{BeadCurve, EditAction, Refusal, Tool};
-use crate::app::lab::palette;
+use crate::app::edit::{BeadCurve, EditAction, Editor, LeaveChoice, Refusal, Tool};
+use crate::app::lab::{LabAction, palette};
 
 pub struct EditPanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<EditAction>,
+    /// The algorithm chosen in the inspector switches the lab's too.
+    pub lab_actions: &'a mut Vec<LabAction>,
 }
 
 impl EditPanel<'_, '_, '_> {
@@ -101,7 +107,8 @@ impl EditPanel<'_, '_, '_> {
         if ui
             .button("💾 Save as…")
             .on_hover_text(
-                "Ctrl+S: choose a file name, then the scene is written (it loads back bit for bit) and opens like any scene",
+                "Ctrl+S: choose a file name, then the scene is written with the solver settings in force (the algorithm, \
+                 τ, h; it loads back bit for bit) and opens like any scene",
             )
             .clicked()
         {
@@ -116,16 +123,25 @@ impl EditPanel<'_, '_, '_> {
         let Some(doc) = ed.doc.clone() else { return };
         let Some(item) = ed.selected.clone() else {
             ui.label(RichText::new("Scene").strong());
-            let mut algorithm = doc.file.solver.algorithm;
-            egui::ComboBox::from_label("algorithm saved").selected_text(algorithm.label()).show_ui(ui, |ui| {
-                for a in Algorithm::ALL {
-                    ui.selectable_value(&mut algorithm, a, a.label());
+            // The algorithm in force (the toolbar's): the one Save writes.
+            let in_force = self.data.lab.as_deref().map_or(doc.file.solver.algorithm, |l| l.world.settings.algorithm);
+            let mut algorithm = in_force;
+            egui::ComboBox::from_label("algorithm")
+                .selected_text(algorithm.label())
+                .show_ui(ui, |ui| {
+                    for a in Algorithm::ALL {
+                        ui.selectable_value(&mut algorithm, a, a.label());
+                    }
+                })
+                .response
+                .on_hover_text("the algorithm in force (the toolbar's, keys 1–4): Save writes it");
+            if algorithm != in_force {
+                self.lab_actions.push(LabAction::SetAlgorithm(algorithm));
+                if algorithm != doc.file.solver.algorithm {
+                    let mut next = doc.clone();
+                    next.file.solver.algorithm = algorithm;
+                    self.actions.push(EditAction::Replace(Box::new(next)));
                 }
-            });
-            if algorithm != doc.file.solver.algorithm {
-                let mut next = doc.clone();
-                next.file.solver.algorithm = algorithm;
-                self.actions.push(EditAction::Replace(Box::new(next)));
             }
             self.fields(ui, &doc, None, &scene_fields(&doc));
             self.solver(ui, &doc);
@@ -303,6 +319,43 @@ impl EditPanel<'_, '_, '_> {
                 });
         }
     }
+}
+
+/// "Unsaved edits in NAME: Save… / Discard / Cancel", while something that
+/// would drop them waits ([`crate::app::edit::leave`]); Escape or a click
+/// beside it cancels. True while it is shown.
+pub fn leave_dialog(ctx: &egui::Context, editor: &Editor, actions: &mut Vec<EditAction>) -> bool {
+    let Some(leave) = &editor.leaving else { return false };
+    let name = editor.doc.as_ref().map_or(String::new(), |d| d.file.name.clone());
+    let quit = *leave == crate::app::edit::Leave::Quit;
+    let r = egui::Modal::new(egui::Id::new("unsaved-edits")).show(ctx, |ui| {
+        ui.set_max_width(420.0);
+        ui.heading(format!("Unsaved edits in {name}"));
+        ui.label(format!("{} drops them.", leave.doing()));
+        if quit {
+            ui.label(RichText::new("Ctrl+Q again quits without saving.").small().weak());
+        }
+        ui.add_space(6.0);
+        let mut choice = None;
+        ui.horizontal(|ui| {
+            if ui.button("💾 Save…").on_hover_text("choose a file, save, then go on").clicked() {
+                choice = Some(LeaveChoice::Save);
+            }
+            let discard = if quit { "Discard and quit" } else { "Discard" };
+            if ui.button(discard).on_hover_text("drop the edits and go on").clicked() {
+                choice = Some(LeaveChoice::Discard);
+            }
+            if ui.button("Cancel").on_hover_text("keep editing (Escape)").clicked() {
+                choice = Some(LeaveChoice::Cancel);
+            }
+        });
+        choice
+    });
+    let choice = r.inner.or_else(|| r.should_close().then_some(LeaveChoice::Cancel));
+    if let Some(c) = choice {
+        actions.push(EditAction::Answer(c));
+    }
+    true
 }
 
 /// A text field applied when it loses focus or on Enter: the text being

@@ -98,6 +98,13 @@ pub fn file_dialog(
         None => {}
     }
     dialogs.dialog.update(&ctx);
+    // Closed without a file: a quit or a scene waiting for the save waits no more.
+    if dialogs.purpose == Some(Purpose::SaveScene) && matches!(dialogs.dialog.state(), DialogState::Cancelled) {
+        dialogs.purpose = None;
+        if let Some(leave) = editor.after_save.take() {
+            status.say(now, format!("Not saved: {} cancelled, the edits are kept", leave.doing().to_lowercase()));
+        }
+    }
     if let Some(path) = dialogs.dialog.take_picked() {
         match dialogs.purpose.take() {
             Some(Purpose::SaveScene) => {

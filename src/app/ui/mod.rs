@@ -39,7 +39,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::clip::ClipAction;
 use super::compare::CompareAction;
 use super::edit::{EditAction, Saved};
-use super::lab::{ConstraintState, InputClaims, InstallScene, LabAction, Opened, Status, palette};
+use super::lab::{ConstraintState, InputClaims, InstallScene, LabAction, Opened, Status, is_ball, palette};
 use super::physics::slow::{self, Remedy, Slowness};
 use super::scene::OpenScene;
 use super::tour::TourAction;
@@ -262,13 +262,16 @@ fn layout(
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                 if data.editor.on {
                     ui.heading("✎ Edit");
-                    editor::EditPanel { data: &mut data, actions: &mut edit_out }.ui(ui);
+                    editor::EditPanel { data: &mut data, actions: &mut edit_out, lab_actions: &mut out }.ui(ui);
                     return;
                 }
                 // The tour, docked: it never covers the world it describes.
                 if data.tour.open {
                     tour_panel::TourPanel { data: &mut data, actions: &mut tour_out }.docked(ui);
                     ui.separator();
+                }
+                if !present && !data.tour.open {
+                    scene_panel::description(ui, &data);
                 }
                 algorithm::AlgorithmSwitcher { data: &mut data, actions: &mut out }.ui(ui);
                 if present || data.tour.open {
@@ -307,11 +310,22 @@ fn layout(
         .banner
         .map_or(Vec2::ZERO, |b| Vec2::new(b.width() + 2.0 * presenter::MARGIN.x, b.max.y - rest.min.y) * zoom);
     data.view.set_banner(banner);
+    // What covers the world view besides the overlay's own, for `--check-view`.
+    let px = |r: egui::Rect| Rect::new(r.min.x * zoom, r.min.y * zoom, r.max.x * zoom, r.max.y * zoom);
+    let windows = [("the presenter's banner", data.state.banner), ("compare's window", compare)];
+    for (what, r) in windows {
+        if let Some(r) = r.filter(|r| r.intersects(rest)) {
+            data.on_screen.overlays.push((what.to_string(), px(r)));
+        }
+    }
+
+    // Unsaved edits about to be dropped: asked first, over everything.
+    let asking = editor::leave_dialog(&ctx, &data.editor, &mut edit_out);
 
     // The world view has the pointer unless a window (the tour) or a popup is over it.
     let over_window = |p| ctx.layer_id_at(p).is_some_and(|l| l.order != egui::Order::Background);
     let pointer_in_view = ctx.pointer_latest_pos().is_some_and(|p| rest.contains(p) && !over_window(p));
-    claims.pointer = !pointer_in_view || ctx.egui_is_using_pointer() || ctx.any_popup_open();
+    claims.pointer = asking || !pointer_in_view || ctx.egui_is_using_pointer() || ctx.any_popup_open();
     claims.keyboard = ctx.egui_wants_keyboard_input();
 
     for a in out {
@@ -346,7 +360,13 @@ fn layout(
 fn slowness(data: &PanelData) -> Option<Slowness> {
     let lab = data.lab.as_deref()?;
     let report = lab.report.as_ref()?;
-    Some(slow::diagnose(&lab.world, report, data.worker.last, lab.scene.path.is_some()))
+    // A reload with fewer balls only where the file's bodies are balls.
+    let world = &lab.world;
+    let balls =
+        (0..world.model.bodies.len()).filter(|&b| world.model.bodies[b].is_dynamic()).all(|b| is_ball(world, b));
+    let frames = 1.0 / data.real.delta_secs_f64().max(1e-3);
+    let speed = data.settings.speed;
+    Some(slow::diagnose(world, report, data.worker.last, lab.scene.path.is_some() && balls, speed, frames))
 }
 
 /// Does what the status bar's button offered: one click.
@@ -401,7 +421,7 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
     // rather than drawn over the other. Slower than real time, the cause and
     // its remedies come before the message.
     const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · E edit · V clip · F12 screenshot · \
-                         Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
+                         Ctrl+S save · Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
                          drag space: pan · wheel: zoom";
     let avail = ui.available_width();
     let mut clicked = None;

@@ -13,6 +13,17 @@ pub struct ScenePanel<'a, 'w, 's> {
     pub open: &'a mut Option<PathBuf>,
 }
 
+/// The scene's name and what it shows, at the top of the left panel: the
+/// first thing a student reads (issue 37: it sat collapsed at the bottom).
+pub fn description(ui: &mut egui::Ui, data: &PanelData) {
+    let Some(lab) = data.lab.as_deref() else { return };
+    ui.label(RichText::new(&lab.scene.name).heading());
+    if !lab.scene.description.is_empty() {
+        ui.label(RichText::new(&lab.scene.description).color(egui::Color32::from_gray(200)));
+    }
+    ui.add_space(6.0);
+}
+
 impl ScenePanel<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         egui::CollapsingHeader::new(RichText::new("Scene").heading()).default_open(true).show(ui, |ui| {
@@ -30,7 +41,6 @@ impl ScenePanel<'_, '_, '_> {
             }
             if let Some(lab) = self.data.lab.as_deref() {
                 ui.add_space(4.0);
-                ui.label(RichText::new(&lab.scene.description).color(egui::Color32::from_gray(200)));
                 if let Some(p) = &lab.scene.path {
                     ui.label(RichText::new(p.display().to_string()).small().weak())
                         .on_hover_text("saved changes to this file are reloaded live");

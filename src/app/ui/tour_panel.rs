@@ -48,20 +48,27 @@ impl TourPanel<'_, '_, '_> {
             ui.label(RichText::new(&tour.description).small().color(egui::Color32::from_gray(175)));
         }
         ui.add_space(4.0);
-        // The steps, one per line: click to go there.
-        for (i, s) in tour.steps.iter().enumerate() {
-            let mut text = RichText::new(&s.title);
-            if i == cur {
-                text = text.strong();
-            }
-            let label = if running == Some(i) { text.color(egui::Color32::from_rgb(140, 220, 160)) } else { text };
-            let r = ui.selectable_label(i == cur, label);
-            if r.clicked() {
-                self.actions.push(TourAction::Go(i));
-            }
-        }
-        ui.separator();
+        // The step first, its buttons right under its title: what to read and
+        // where to go are above the fold; the list of steps comes after
+        // (issue 37: the text and Next were below eleven titles).
         let step = &tour.steps[cur];
+        ui.horizontal(|ui| {
+            if ui.add_enabled(cur > 0, egui::Button::new("◀ Previous")).clicked() {
+                self.actions.push(TourAction::Go(cur - 1));
+            }
+            let load = if running == Some(cur) { "⟲ Restart this step" } else { "▶ Load this step" };
+            if ui
+                .add(egui::Button::new(RichText::new(load).strong()))
+                .on_hover_text(format!("Open {} with its algorithm", step.scene.display()))
+                .clicked()
+            {
+                self.actions.push(TourAction::Go(cur));
+            }
+            if ui.add_enabled(cur + 1 < n, egui::Button::new("Next ▶")).clicked() {
+                self.actions.push(TourAction::Go(cur + 1));
+            }
+            ui.label(RichText::new(format!("{}/{n}", cur + 1)).small().color(egui::Color32::from_gray(150)));
+        });
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(&step.title).size(16.0).strong());
             if let Some(a) = step.algorithm {
@@ -80,22 +87,18 @@ impl TourPanel<'_, '_, '_> {
             }
         }
         ui.add_space(6.0);
-        ui.horizontal(|ui| {
-            if ui.add_enabled(cur > 0, egui::Button::new("◀ Previous")).clicked() {
-                self.actions.push(TourAction::Go(cur - 1));
+        // The steps, one per line: click to go there.
+        egui::CollapsingHeader::new("All steps").default_open(false).show(ui, |ui| {
+            for (i, s) in tour.steps.iter().enumerate() {
+                let mut text = RichText::new(&s.title);
+                if i == cur {
+                    text = text.strong();
+                }
+                let label = if running == Some(i) { text.color(egui::Color32::from_rgb(140, 220, 160)) } else { text };
+                if ui.selectable_label(i == cur, label).clicked() {
+                    self.actions.push(TourAction::Go(i));
+                }
             }
-            let load = if running == Some(cur) { "⟲ Restart this step" } else { "▶ Load this step" };
-            if ui
-                .add(egui::Button::new(RichText::new(load).strong()))
-                .on_hover_text(format!("Open {} with its algorithm", step.scene.display()))
-                .clicked()
-            {
-                self.actions.push(TourAction::Go(cur));
-            }
-            if ui.add_enabled(cur + 1 < n, egui::Button::new("Next ▶")).clicked() {
-                self.actions.push(TourAction::Go(cur + 1));
-            }
-            ui.label(RichText::new(format!("{}/{n}", cur + 1)).small().color(egui::Color32::from_gray(150)));
         });
     }
 }

@@ -19,7 +19,10 @@ use std::path::Path;
 
 use super::schema::{BodySpec, ConstraintSpec, SceneFile, WallSpec};
 use super::{Overrides, Scene, SceneError, parse, read};
+use crate::active_set::Tolerances;
 use crate::constraint::Geometry;
+use crate::settings::{EventSettings, Settings};
+use crate::sleep::SleepSettings;
 use crate::world::World;
 
 /// A part of a document the editor selects, by name: a body, a wall (every
@@ -166,6 +169,44 @@ impl SceneDoc {
                 .insert(0, format!("{}: made from “{}”; the notes below are that scene's.", doc.file.name, source.0));
             doc.header.insert(1, String::new());
         }
+        doc
+    }
+
+    /// The document with the solver settings in force: `settings` (the
+    /// algorithm, τ, the tolerances, the integrator, the events and their
+    /// restitution, sleeping) and the step `h` as its `dt`. What the lab
+    /// changed at run time (keys 1–4, the controls' h and τ, the "sleep"
+    /// remedy) is then what a saved file says. A field whose value in force is
+    /// the one the file already gives (written, or by default in its units)
+    /// keeps the file's form, so a document saved with nothing changed is the
+    /// file it came from. The start tolerance is the file's (no setting of its own).
+    pub fn with_settings(&self, settings: &Settings, h: f64) -> SceneDoc {
+        let mut doc = self.clone();
+        let s = settings;
+        let sv = &mut doc.file.solver;
+        // An optional threshold is written only when it differs from what the file gives.
+        let set = |written: &mut Option<f64>, default: f64, now: f64| {
+            if written.unwrap_or(default) != now {
+                *written = Some(now);
+            }
+        };
+        sv.algorithm = s.algorithm;
+        sv.dt = h;
+        sv.tau = s.tau;
+        sv.integrator = s.integrator;
+        sv.units = s.units;
+        let tol = Tolerances::in_units(&s.units);
+        set(&mut sv.active_tolerance, tol.active, s.tol.active);
+        set(&mut sv.tendency_tolerance, tol.tendency, s.tol.tendency);
+        sv.events = s.events.enabled;
+        sv.restitution = s.events.restitution;
+        sv.impulses = s.events.impulses;
+        sv.max_events_per_step = s.events.max_per_step;
+        let impact = s.units.speed(EventSettings::default().min_impact_speed);
+        set(&mut sv.min_impact_speed, impact, s.events.min_impact_speed);
+        sv.sleep.enabled = s.sleep.enabled;
+        set(&mut sv.sleep.speed, s.units.speed(SleepSettings::default().speed), s.sleep.speed);
+        sv.sleep.time = s.sleep.time;
         doc
     }
 

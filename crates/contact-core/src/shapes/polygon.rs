@@ -39,9 +39,16 @@ pub(super) fn check_polygon(v: &[Vector2<f64>]) -> Result<(), String> {
         // The turn at b, relative to its edges' lengths: zero on a straight line.
         let turn = cross(b - a, c - b);
         if turn <= 1e-12 * scale * scale {
+            // Six decimals, round-off as 0 (not −0.0000000000000000409).
+            let shown = |x: f64| {
+                let x = if x.abs() < 1e-9 * scale { 0.0 } else { x };
+                let s = format!("{x:.6}");
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            };
             return Err(format!(
                 "vertices[{i}] = ({}, {}): the polygon is not convex there (each corner must turn left)",
-                b.x, b.y
+                shown(b.x),
+                shown(b.y)
             ));
         }
     }
