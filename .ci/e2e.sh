@@ -264,6 +264,35 @@ say "  10 frames of ${cw}x${ch}; RMSE against the screenshot at t = 0.5 s: frame
 awk -v a="$r4" -v b="$r5" -v c="$r6" 'BEGIN { exit !(b < 0.05 && b < a && b < c) }' \
   || fail "frame 5 of the clip is not the screenshot at t = 0.5 s"
 
+# --- 4. A tour step's keys, as its text gives them ---------------------------
+# Step 9: "Press R (back to t = 0, paused), then 3 (Right) and Space: the cube
+# stays level". The keys two seconds apart, in the text's order; the state
+# dumped at the second pause must be Right's, the cube level (issue 37: R
+# replayed the step under Exact before the 3 arrived, and the cube tipped).
+say "tour step 9: R, then 3 and Space"
+T9="$OUT/tour9.log"
+xvfb-run -a -s "-screen 0 ${W}x${H}x24" bash -c '
+  set -euo pipefail
+  "$0" --tour --tour-step 9 --size 1600x900 --dump-state "$1" >"$2" 2>&1 &
+  app=$!
+  log="$2"
+  paused() { sed "s/\x1b\[[0-9;]*m//g" "$log" | grep -ac "Paused at t = 0.2 s" || true; }
+  for i in $(seq 1 600); do [ "$(paused)" -ge 1 ] && break; kill -0 $app || exit 1; sleep 0.2; done
+  wid=$(xdotool search --sync --name "contact-lab" | head -1)
+  xdotool windowfocus --sync "$wid"
+  xdotool key r; sleep 2; xdotool key 3; sleep 2; xdotool key space
+  for i in $(seq 1 900); do [ "$(paused)" -ge 2 ] && break; kill -0 $app || exit 1; sleep 0.2; done
+  sleep 1
+  xdotool key --clearmodifiers ctrl+q
+  for i in $(seq 1 100); do kill -0 $app 2>/dev/null || break; sleep 0.1; done
+  kill $app 2>/dev/null || true
+' "$BIN" "$OUT/tour9-state.txt" "$T9" || { tail -20 "$T9"; fail "the tour step 9 session failed"; }
+[ "$(sed 's/\x1b\[[0-9;]*m//g' "$T9" | grep -ac "Paused at t = 0.2 s")" -ge 2 ] || { tail -20 "$T9"; fail "step 9 did not play to its pause again"; }
+grep -q "^algorithm right$" "$OUT/tour9-state.txt" || { cat "$OUT/tour9-state.txt"; fail "step 9: not under Right after R, 3, Space"; }
+theta=$(sed -n 's/^angle box \(.*\)/\1/p' "$OUT/tour9-state.txt")
+say "  under Right at t = 0.2 s, the cube at θ = $theta"
+awk -v th="$theta" 'BEGIN { exit !(th < 1e-6 && th > -1e-6) }' || fail "step 9: the cube tipped (θ = $theta)"
+
 # The README's form on the default scene (the wedge, which opens at 0.02×
 # with a pause at 0.02 s): a scripted clip plays it through and ends.
 say "a clip of the default scene"

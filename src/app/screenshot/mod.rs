@@ -180,7 +180,8 @@ fn check_view(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen:
     failures.is_empty()
 }
 
-/// Writes `t`, `steps` and `name x y` per body to the `--dump-state` file: every
+/// Writes `t`, `steps`, `name x y` per body, `algorithm NAME` and `angle
+/// NAME θ` per body that turns to the `--dump-state` file: every
 /// half second (so a killed app leaves a recent one) and when the app quits.
 fn dump_on_exit(
     mut exits: MessageReader<AppExit>,
@@ -200,6 +201,15 @@ fn dump_on_exit(
     for (i, name) in lab.body_names.iter().enumerate() {
         let p = lab.position(i);
         text += &format!("{name} {} {}\n", p.x, p.y);
+    }
+    // The algorithm in force and the angle of each body that turns (a tour
+    // step's keys are checked by them in the e2e).
+    text += &format!("algorithm {}\n", lab.world.settings.algorithm.cli_name());
+    let (q, qd) = (&lab.world.state.q, &lab.world.state.qd);
+    for (b, name) in lab.world.model.bodies.iter().zip(&lab.body_names) {
+        if b.angle_column().is_some() {
+            text += &format!("angle {name} {}\n", b.angle(q, qd).0);
+        }
     }
     // Written aside and renamed, so a reader never sees half a file.
     let tmp = dump.0.with_extension("tmp");

@@ -16,7 +16,9 @@ pub struct ConstraintTable<'a, 'w, 's> {
 /// width the panel has beyond the others, so whole names show. With
 /// friction, `λ_t` takes the place of the kind (index 2; the kind is in the
 /// name's tooltip) and the state says whether the contact sticks or slides.
-const WIDTHS: [f32; 8] = [26.0, 92.0, 88.0, 80.0, 82.0, 78.0, 132.0, 30.0];
+/// The name takes what the others leave (its own at least): "box lower-left
+/// on step" must read whole in a 600 px table (issue 37).
+const WIDTHS: [f32; 8] = [26.0, 120.0, 64.0, 80.0, 82.0, 78.0, 110.0, 30.0];
 
 /// The width of each column in a table `avail` wide.
 fn widths(avail: f32, spacing: f32) -> [f32; 8] {
@@ -168,7 +170,9 @@ impl ConstraintTable<'_, '_, '_> {
                     // Named by what a person sees ("box's lower-left corner on
                     // floor"); the technical name in the tooltip.
                     let seen = seen_name(&lab.world, &lab.constraint_names, &lab.body_names, k);
-                    cell(ui, 1, RichText::new(&seen).strong(), indent).on_hover_text(format!(
+                    // Compact in its cell ("box lower-left on step"), whole on hover.
+                    let compact = seen.replace("'s ", " ").replace(" corner", "");
+                    cell(ui, 1, RichText::new(&compact).strong(), indent).on_hover_text(format!(
                         "{seen}\n{} ({}; bodies: {}{})",
                         lab.constraint_names[k],
                         geometry_label(&lab.world, k),
