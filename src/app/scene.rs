@@ -80,9 +80,7 @@ pub struct SceneFiles {
     poll_timer: f64,
 }
 
-/// Open this scene file (the picker, the open field).
-#[derive(Message, Clone, Debug)]
-pub struct OpenScene(pub PathBuf);
+pub use super::lab::OpenScene;
 
 pub struct ScenePlugin {
     pub assets: PathBuf,

@@ -35,16 +35,7 @@ pub struct TourState {
     pub open: bool,
 }
 
-/// What the Tour panel and the key ask for.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TourAction {
-    /// Show or hide the panel (reading the tour file the first time).
-    Toggle,
-    /// Show step `i` and load its scene and algorithm.
-    Go(usize),
-    /// Read the tour file again (after an edit).
-    Reload,
-}
+pub use super::lab::TourAction;
 
 pub struct TourPlugin {
     /// The tour file.

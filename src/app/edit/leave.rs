@@ -122,8 +122,8 @@ pub fn close_requested(mut requests: MessageReader<WindowCloseRequested>, mut ac
 pub(super) fn proceed(
     leave: Leave,
     lab_actions: &mut MessageWriter<LabAction>,
-    open: Option<&mut Messages<crate::app::scene::OpenScene>>,
-    tour: Option<&mut Messages<crate::app::tour::TourAction>>,
+    open: Option<&mut Messages<crate::app::lab::OpenScene>>,
+    tour: Option<&mut Messages<crate::app::lab::TourAction>>,
 ) -> Option<EditAction> {
     match leave {
         Leave::Quit => {
@@ -131,12 +131,12 @@ pub(super) fn proceed(
         }
         Leave::Open(p) => {
             if let Some(open) = open {
-                open.write(crate::app::scene::OpenScene(p));
+                open.write(crate::app::lab::OpenScene(p));
             }
         }
         Leave::Tour(i) => {
             if let Some(tour) = tour {
-                tour.write(crate::app::tour::TourAction::Go(i));
+                tour.write(crate::app::lab::TourAction::Go(i));
             }
         }
         Leave::New { floor } => return Some(EditAction::New { floor }),

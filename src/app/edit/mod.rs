@@ -60,8 +60,7 @@ use super::lab::{
     FrameSet, InputClaims, InstallScene, Lab, LabAction, Pointer, Status, StepSettings, ViewTransform,
     release_tool_claim,
 };
-use super::scene::OpenScene;
-use super::tour::TourAction;
+use super::lab::{OpenScene, TourAction};
 
 /// Newtons of constant force per metre of the force tool's arrow.
 pub const FORCE_PER_M: f64 = 10.0;

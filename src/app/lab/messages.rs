@@ -107,3 +107,20 @@ pub fn forget_paused_text(mut status: ResMut<Status>, virt: Res<Time<Virtual>>) 
         status.while_paused = false;
     }
 }
+
+/// Open this scene file (the picker, the open field; [`crate::app::scene`]).
+/// Here, in the shared vocabulary, so the editor can carry out an open it
+/// held for an answer without importing the feature that reads files.
+#[derive(Message, Clone, Debug)]
+pub struct OpenScene(pub std::path::PathBuf);
+
+/// What the Tour panel and the key ask for ([`crate::app::tour`]).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourAction {
+    /// Show or hide the panel (reading the tour file the first time).
+    Toggle,
+    /// Show step `i` and load its scene and algorithm.
+    Go(usize),
+    /// Read the tour file again (after an edit).
+    Reload,
+}

@@ -49,7 +49,7 @@ pub use frame::{
     Drags, DrawOptions, Grab, Highlight, InputClaims, Interpolation, OnScreen, Pointer, SceneLook, Spring,
     ViewTransform,
 };
-pub use messages::{InstallScene, LabAction, Opened, Restored, StateJumped, Status};
+pub use messages::{InstallScene, LabAction, OpenScene, Opened, Restored, StateJumped, Status, TourAction};
 pub use output::OutputDir;
 pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
 pub use sync::{install_scene, state_jumped, sync_constraint_rows};

@@ -133,17 +133,25 @@ pub fn place(
         let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
         r.translate(egui::vec2(dx, dy))
     };
+    // Where the focus fills the view, beside it: over the top of the plots
+    // panel (or the left one), the leader line across to the contact.
+    let outside = [
+        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, rect.min.y + 8.0), size),
+        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, rect.min.y + 8.0), size),
+    ];
     let frame = spots
         .into_iter()
-        .map(fit)
-        .min_by_key(|r| {
+        .map(|s| (fit(s), false))
+        .chain(outside.into_iter().filter(|r| r.min.x >= 0.0).map(|r| (r, true)))
+        .min_by_key(|&(r, out)| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()
                 .any(covered) as usize;
-            let over = avoid.iter().filter(|a| a.intersects(*r)).count() + windowed;
-            let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(*r));
-            (on_focus, over + r.contains(contact) as usize, bodies_under(*r, discs))
+            let over = if out { 0 } else { avoid.iter().filter(|a| a.intersects(r)).count() + windowed };
+            let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(r));
+            (on_focus, out, over + r.contains(contact) as usize, bodies_under(r, discs))
         })
+        .map(|(r, _)| r)
         .expect("four spots");
     let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));
     Placement { frame, inset, contact }

@@ -374,7 +374,9 @@ impl Overlay<'_, '_, '_> {
             self.data.view.set_covered_bottom(0.0);
         }
         if let Some((at, v)) = &magnified {
-            magnifier::paint(&p, view, at, v);
+            // On a layer of its own: beside the view, it is drawn over a panel.
+            let free = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("magnifier")));
+            magnifier::paint(&free, view, at, v);
             self.data.on_screen.overlays.push(("the magnifier".to_string(), px(at.frame)));
         }
         self.refusal(&p, &scr);
