@@ -602,6 +602,12 @@ impl Overlay<'_, '_, '_> {
         if crowded && (taken.iter().any(|t| t.intersects(bg)) || bodies_under(bg, discs) > 0) {
             return (band, None);
         }
+        // Never over the focus: where the bands cannot both be kept (compare's
+        // window takes half the view), the legend gives way.
+        let focus = self.view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
+        if focus.is_some_and(|f| f.shrink(2.0).intersects(bg)) {
+            return (band, None);
+        }
         p.rect_filled(bg, 4.0, Color32::from_black_alpha(150));
         for (i, line) in lines.iter().enumerate() {
             let mut x = bg.min.x + 8.0;
