@@ -579,6 +579,15 @@ impl Overlay<'_, '_, '_> {
         // at the bottom that a fit leaves free of the scene (issue 37).
         let size = egui::vec2(w, h);
         let band = h + 26.0 + 6.0;
+        // Its band, with the top one, in at most half the view: else (compare's
+        // window, a small window) no band and no legend, and the scene keeps
+        // the room (the bands are never traded back and forth).
+        let v = &self.data.view;
+        let zoom = (v.ppm / self.view.ppm) as f32;
+        let top = v.covered_top.max(v.banner.y).max(crate::app::lab::frame::TOP_LABEL);
+        if top + band * zoom > 0.5 * v.rect.height() {
+            return (0.0, None);
+        }
         let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
         let bottom = self.rect.max.y - 26.0 - h;
         let corners = [(right, bottom), (left, bottom)];
