@@ -122,12 +122,13 @@ impl ViewTransform {
 
     /// Frames the box centred on `centre`, `w × h` m, in `rect` between
     /// `top` px at its top and `bottom` px at its bottom (together never
-    /// more than half of it).
+    /// more than all but 80 px of it: compare's window can take over half,
+    /// and the scene goes below it, small, rather than under it).
     fn frame_between(&mut self, centre: DVec2, w: f64, h: f64, top: f32, bottom: f32) {
         let rw = self.rect.width().max(50.0) as f64;
-        let half = 0.5 * self.rect.height();
-        let top = top.clamp(0.0, half) as f64;
-        let bottom = bottom.clamp(0.0, (half - top as f32).max(0.0)) as f64;
+        let most = (self.rect.height() - 80.0).max(0.0);
+        let top = top.clamp(0.0, most) as f64;
+        let bottom = bottom.clamp(0.0, (most - top as f32).max(0.0)) as f64;
         let rh = (self.rect.height() as f64 - top - bottom).max(50.0);
         self.ppm = (rw / w).min(rh / h) * 0.92;
         // The box's centre at the centre of the free band.
