@@ -104,22 +104,30 @@ pub fn solve(
         // its handled set is the start, each contact sticking; a pile at rest
         // is then confirmed in one round. It is also the fallback.
         let ks: Vec<usize> = normals.iter().map(|&i| cand[i]).collect();
-        let frictionless = || solve_lcp(&p.graph(&ks), &p.rhs(&ks, &free), neq_local, &[], 0.0);
+        // Its `A` and `b` of eq. (6), built once, when first asked for.
+        let normal_rows = std::cell::OnceCell::new();
+        let lcp_data = || normal_rows.get_or_init(|| (p.graph(&ks), p.rhs(&ks, &free)));
+        let frictionless = || {
+            let (graph, b) = lcp_data();
+            solve_lcp(graph, b, neq_local, &[], 0.0)
+        };
         let mut warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
         if problem.contacts.is_empty() {
             // No friction in this island: the frictionless exact LCP, as ever,
             // held to its contract, targets that conflict taken off (as in
             // `exact`, whose polish alone it skips).
             let mut lcp = frictionless();
-            let (graph, b) = (p.graph(&ks), p.rhs(&ks, &free));
+            let (graph, b) = lcp_data();
             if lcp.capped.is_none() {
-                let ratio = contract_ratio(&graph, &b, neq_local, &lcp.lambda);
-                if let Some(c) = least_squares(&graph, &b, neq_local, &lcp.lambda, &lcp.clamped) {
+                if let Some(c) = least_squares(graph, b, neq_local, &lcp.lambda, &lcp.clamped) {
                     trace.conflict.extend(c.rows.iter().map(|&l| ks[l]));
                     trace.conflict_miss = trace.conflict_miss.max(c.worst);
                     lcp = c.lcp;
-                } else if ratio > 1.0 {
-                    lcp.capped = Some(Cap { rows: normals.len(), pivots: 0, why: Stop::Contract(ratio) });
+                } else {
+                    let ratio = contract_ratio(graph, b, neq_local, &lcp.lambda);
+                    if ratio > 1.0 {
+                        lcp.capped = Some(Cap { rows: normals.len(), pivots: 0, why: Stop::Contract(ratio) });
+                    }
                 }
             }
             for (l, &i) in normals.iter().enumerate() {
@@ -138,10 +146,10 @@ pub fn solve(
         // friction is solved: a squeeze that pushes on nothing holds nothing
         // up (issue 36, finding 7: a box hung between two walls on 94 kN).
         if normals.iter().any(|&i| i >= neq && p.rows[cand[i]].g < 0.0) {
-            let (graph, b) = (p.graph(&ks), p.rhs(&ks, &free));
-            let probe = solve_lcp(&graph, &b, neq_local, &warm_local, 0.0);
+            let (graph, b) = lcp_data();
+            let probe = solve_lcp(graph, b, neq_local, &warm_local, 0.0);
             if probe.capped.is_none()
-                && let Some(c) = least_squares(&graph, &b, neq_local, &probe.lambda, &probe.clamped)
+                && let Some(c) = least_squares(graph, b, neq_local, &probe.lambda, &probe.clamped)
             {
                 problem.b[..normals.len()].copy_from_slice(&c.targets);
                 warm_local = c.lcp.clamped;

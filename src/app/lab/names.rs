@@ -40,20 +40,17 @@ fn corner(world: &World, b: usize, at: Vector2<f64>) -> String {
     let (q, qd) = (&world.state.q, vec![0.0; world.state.q.len()]);
     let d = body.kinematics_at(at, q, &qd).p - body.kinematics(q, &qd).p;
     let tol = 0.2 * d.norm();
-    let vertical = if d.y < -tol {
-        Some("lower")
-    } else if d.y > tol {
-        Some("upper")
-    } else {
-        None
+    // The side `x` lies on, past `tol` either way.
+    let side = |x: f64, below: &'static str, above: &'static str| {
+        if x < -tol {
+            Some(below)
+        } else if x > tol {
+            Some(above)
+        } else {
+            None
+        }
     };
-    let horizontal = if d.x < -tol {
-        Some("left")
-    } else if d.x > tol {
-        Some("right")
-    } else {
-        None
-    };
+    let (vertical, horizontal) = (side(d.y, "lower", "upper"), side(d.x, "left", "right"));
     let side = match (vertical, horizontal) {
         (Some(v), Some(h)) => format!("{v}-{h}"),
         (Some(s), None) | (None, Some(s)) => s.to_string(),
