@@ -293,8 +293,9 @@ theta=$(sed -n 's/^angle box \(.*\)/\1/p' "$OUT/tour9-state.txt")
 say "  under Right at t = 0.2 s, the cube at θ = $theta"
 awk -v th="$theta" 'BEGIN { exit !(th < 1e-6 && th > -1e-6) }' || fail "step 9: the cube tipped (θ = $theta)"
 
-# The README's form on the default scene (the wedge, which opens at 0.02×
-# with a pause at 0.02 s): a scripted clip plays it through and ends.
+# The manual's clip form (docs/manual.md, "Clips") on the default scene (the
+# wedge, which opens at 0.02× with a pause at 0.02 s): a scripted clip plays it
+# through and ends.
 say "a clip of the default scene"
 timeout 300 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$BIN" --size ${W}x${H} \
   --record "$OUT/wedge.gif" --duration 1 --fps 10 >"$OUT/wedge-clip.log" 2>&1 \

@@ -5,7 +5,7 @@
 //!
 //! `cargo bench -p contact-core --bench step` (all), or a filter:
 //! `cargo bench -p contact-core --bench step -- pile`. `scripts/bench-table`
-//! runs it and writes the results table into the README.
+//! runs it and writes the results table into `docs/performance.md`.
 //!
 //! The piles are settled first with Exact (untimed) for `CONTACT_LAB_SETTLE`
 //! simulated seconds (default 3: a pile of 100 lands in about 1.5 s, and a

@@ -3,7 +3,7 @@
 //! `--pause-at T` pauses when the simulated time reaches T (exactly: the fixed
 //! loop stops there), and a scripted screenshot then waits for it, so a picture
 //! shows the same instant however fast the machine draws
-//! (`scripts/screenshots` makes the README's pictures this way);
+//! (`scripts/screenshots` makes the pictures of the README and docs/ this way);
 //! `--check-view` checks the scripted screenshot against the view's mapping
 //! ([`view_check`]) and quits with an error when a body is not where it
 //! should be.
