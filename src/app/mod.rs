@@ -383,6 +383,9 @@ pub fn run(opts: AppOptions) -> ExitCode {
             }),
     )
     .add_plugins(bevy_egui::EguiPlugin::default())
+    // egui draws through a camera of its own, over the whole window; the world
+    // camera draws only the free rectangle (`view::spawn_cameras`).
+    .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() })
     .add_plugins(LabPlugins { options: opts, assets })
     .add_systems(Update, edit::leave::close_requested.before(control::apply_actions));
     if fit_screen {

@@ -1,10 +1,14 @@
 //! The world view: which rectangle of the plane is shown where on screen.
 //!
-//! The world is drawn by a 2D camera covering the window, but only the central
-//! rectangle left free by the egui panels is visible. [`ViewTransform`] (in the
-//! lab's shared vocabulary) maps world metres to logical screen pixels (y down)
-//! for that rectangle; the camera is placed so Bevy's drawing agrees with it,
-//! and the egui labels, the mouse and the picking use the same map.
+//! The world is drawn by a 2D camera whose viewport is the central rectangle
+//! left free by the egui panels; egui draws through a second camera over the
+//! whole window, which is cleared to the panels' colour (the panels themselves
+//! are not filled). On a software renderer nothing is shaded twice: the world
+//! under the panels, then the panels over it, cost the billiard a sixth of its
+//! frame rate (issue 37). [`ViewTransform`] (in the lab's shared vocabulary)
+//! maps world metres to logical screen pixels (y down) for that rectangle; the
+//! camera is placed so Bevy's drawing agrees with it, and the egui labels, the
+//! mouse and the picking use the same map.
 //!
 //! Mouse: wheel zooms around the cursor, dragging empty space pans, `F` fits the
 //! scene again: its region of interest, or its view box and every body
@@ -15,14 +19,14 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::lab::{FrameSet, InputClaims, Lab, Pointer, SceneLook, StateJumped, ViewTransform, is_dynamic};
+use super::lab::{FrameSet, InputClaims, Lab, Pointer, SceneLook, StateJumped, ViewTransform, is_dynamic, palette};
 
 /// Camera, view transform and pan/zoom.
 pub struct ViewPlugin;
 
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_camera)
+        app.add_systems(Startup, spawn_cameras)
             .add_systems(PreUpdate, (update_pointer, msaa_for_the_adapter))
             .add_systems(Update, (fit_on_new_scene, zoom_with_wheel).in_set(FrameSet::Prepare))
             .add_systems(PostUpdate, place_camera.before(bevy::transform::TransformSystems::Propagate));
@@ -33,8 +37,40 @@ impl Plugin for ViewPlugin {
 #[derive(Component)]
 pub struct WorldCamera;
 
-fn spawn_camera(mut commands: Commands) {
+/// The world view's background: a quad over the viewport, behind everything.
+#[derive(Component)]
+pub struct ViewBackground;
+
+fn spawn_cameras(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
     commands.spawn((Camera2d, WorldCamera, Msaa::Sample4));
+    commands.spawn((
+        Camera2d,
+        Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
+        // It draws egui only, none of the world's meshes or gizmos.
+        bevy::camera::visibility::RenderLayers::none(),
+        Msaa::Off,
+        bevy_egui::PrimaryEguiContext,
+    ));
+    commands.spawn((
+        ViewBackground,
+        Mesh2d(meshes.add(Rectangle::new(1.0, 1.0))),
+        MeshMaterial2d(materials.add(ColorMaterial::from_color(palette::bevy(palette::BACKGROUND)))),
+        Transform::from_xyz(0.0, 0.0, -50.0),
+    ));
+}
+
+/// The free rectangle in physical pixels, whole pixels covering it, inside
+/// the window (a viewport outside its target is a wgpu validation error);
+/// `None` while it is empty.
+fn viewport_of(rect: Rect, scale: f32, physical: UVec2) -> Option<(UVec2, UVec2)> {
+    let max = physical.as_vec2();
+    let lo = (rect.min * scale).floor().clamp(Vec2::ZERO, max);
+    let hi = (rect.max * scale).ceil().clamp(Vec2::ZERO, max);
+    (hi.x - lo.x >= 1.0 && hi.y - lo.y >= 1.0).then(|| (lo.as_uvec2(), (hi - lo).as_uvec2()))
 }
 
 /// Multisampling only on a hardware adapter: on a software renderer (Mesa's
@@ -43,16 +79,20 @@ fn spawn_camera(mut commands: Commands) {
 /// without, measured for issue 25). Decided once, when the adapter is known.
 fn msaa_for_the_adapter(
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
-    mut cameras: Query<&mut Msaa, With<WorldCamera>>,
+    mut cameras: Query<(&mut Msaa, &mut Camera), With<WorldCamera>>,
     mut done: Local<bool>,
 ) {
     let Some(adapter) = adapter.filter(|_| !*done) else { return };
-    let Ok(mut msaa) = cameras.single_mut() else { return };
+    let Ok((mut msaa, mut camera)) = cameras.single_mut() else { return };
     *done = true;
     // wgpu's `DeviceType::Cpu` (Bevy does not re-export the enum; its
     // variant's name is what a dependency on wgpu-types would compare).
     if format!("{:?}", adapter.device_type) == "Cpu" {
         *msaa = Msaa::Off;
+        // Both cameras now share one main texture (same target, same
+        // multisampling): egui's camera draws over the world's and copies it
+        // to the window once, instead of each copying the whole window.
+        camera.output_mode = bevy::camera::CameraOutputMode::Skip;
         info!("software renderer ({}): multisampling off", adapter.name);
     }
 }
@@ -131,7 +171,9 @@ fn place_camera(
     mut view: ResMut<ViewTransform>,
     lab: Option<Res<Lab>>,
     look: Option<Res<SceneLook>>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<WorldCamera>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &mut Projection, &mut Camera), With<WorldCamera>>,
+    mut background: Query<&mut Transform, (With<ViewBackground>, Without<WorldCamera>)>,
 ) {
     if view.fit_pending
         && view.rect_known
@@ -169,11 +211,38 @@ fn place_camera(
         let ppm = view.ppm;
         view.center += DVec2::new(dx as f64, -dy as f64) / ppm;
     }
-    let Ok((mut transform, mut projection)) = camera.single_mut() else { return };
-    let d = view.rect.center() - view.window * 0.5;
-    let cam = view.center - DVec2::new(d.x as f64, -d.y as f64) / view.ppm;
+    let Ok((mut transform, mut projection, mut camera)) = camera.single_mut() else { return };
+    // The viewport's centre (logical px) shows the camera's position: the
+    // whole-pixel viewport is up to a pixel larger than `rect`, so the camera
+    // sits where `rect`'s mapping puts that centre.
+    let viewport = window
+        .single()
+        .ok()
+        .filter(|_| view.rect_known)
+        .and_then(|w| viewport_of(view.rect, w.scale_factor(), w.physical_size()).map(|v| (v, w.scale_factor())));
+    let centre = match viewport {
+        Some(((at, size), scale)) => {
+            if camera.viewport.as_ref().map(|v| (v.physical_position, v.physical_size)) != Some((at, size)) {
+                camera.viewport =
+                    Some(bevy::camera::Viewport { physical_position: at, physical_size: size, ..default() });
+            }
+            (at.as_vec2() + size.as_vec2() * 0.5) / scale
+        }
+        None => {
+            if camera.viewport.is_some() {
+                camera.viewport = None;
+            }
+            view.window * 0.5
+        }
+    };
+    let cam = view.to_world(centre);
     // f32 is plenty for the camera: scenes are metres wide.
     transform.translation = Vec3::new(cam.x as f32, cam.y as f32, 0.0);
+    if let Ok(mut bg) = background.single_mut() {
+        let size = view.window.max(Vec2::ONE) / view.ppm as f32;
+        bg.translation = Vec3::new(cam.x as f32, cam.y as f32, -50.0);
+        bg.scale = size.extend(1.0);
+    }
     if let Projection::Orthographic(ortho) = projection.as_mut() {
         let scale = (1.0 / view.ppm) as f32;
         if ortho.scale != scale {

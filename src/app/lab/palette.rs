@@ -55,6 +55,9 @@ pub const EVENT: [u8; 3] = [255, 255, 255];
 pub const GRID: [u8; 3] = [60, 66, 78];
 pub const AXIS: [u8; 3] = [95, 104, 120];
 pub const BACKGROUND: [u8; 3] = [22, 25, 31];
+/// The panels' colour: the window is cleared to it, the world view's
+/// background is drawn over its rectangle.
+pub const PANEL: [u8; 3] = [30, 33, 40];
 pub const SHADE: [u8; 3] = [150, 70, 70];
 
 pub fn bevy(rgb: [u8; 3]) -> Color {

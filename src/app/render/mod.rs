@@ -22,7 +22,7 @@ pub struct WorldRenderPlugin;
 impl Plugin for WorldRenderPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<trails::Flashes>()
-            .insert_resource(ClearColor(palette::bevy(palette::BACKGROUND)))
+            .insert_resource(ClearColor(palette::bevy(palette::PANEL)))
             .add_systems(Startup, meshes::make_assets)
             .add_systems(FixedUpdate, (trails::record_trails, trails::record_flashes).in_set(PhysicsSet::Record))
             .add_systems(Update, (meshes::add_body_visuals, trails::clear_trails_on_jump).in_set(FrameSet::Prepare))
