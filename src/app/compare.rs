@@ -5,7 +5,7 @@
 //! settings but the algorithm, `h` — are given to every lane before it steps.
 //!
 //! The world view draws the lanes as ghosts in their algorithm's colour, the
-//! plots overlay their series, and the Compare window reads out, per lane,
+//! plots overlay their series, and the Compare panel (docked above the view) reads out, per lane,
 //! `‖q − q_Exact‖`, the largest penetration since the fork, the energy, the
 //! handled rows and the solves of the last step. "Keep" makes a lane the lab's
 //! run and leaves compare mode.

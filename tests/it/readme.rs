@@ -140,7 +140,12 @@ fn every_relative_link_of_the_readme_and_the_docs_points_at_a_file_and_a_heading
             };
             let file_path = if file.is_empty() { path.clone() } else { dir.join(file) };
             let abs = root().join(&file_path);
-            assert!(abs.exists(), "{}: the link {target} points at {}, which does not exist", path.display(), abs.display());
+            assert!(
+                abs.exists(),
+                "{}: the link {target} points at {}, which does not exist",
+                path.display(),
+                abs.display()
+            );
             if let Some(fragment) = fragment {
                 let linked = std::fs::read_to_string(&abs).unwrap_or_else(|e| panic!("{}: {e}", abs.display()));
                 assert!(
@@ -166,7 +171,11 @@ fn every_relative_link_of_the_readme_and_the_docs_points_at_a_file_and_a_heading
 fn the_readme_is_a_newcomers_page_whose_keys_and_cold_build_are_the_manuals() {
     let readme = read("README.md");
     let manual = read("docs/manual.md");
-    assert!(readme.len() < 8 * 1024, "the README stays a few minutes' read: {} bytes; the rest goes to docs/", readme.len());
+    assert!(
+        readme.len() < 8 * 1024,
+        "the README stays a few minutes' read: {} bytes; the rest goes to docs/",
+        readme.len()
+    );
 
     // Every key the five things to try name is one the manual documents.
     let try_first = section(&readme, "## Five things to try first");

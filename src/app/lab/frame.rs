@@ -34,9 +34,6 @@ pub struct ViewTransform {
     pub rect_known: bool,
     /// Keep this body in view (pans as it goes).
     pub follow: Option<usize>,
-    /// Logical px at the top of `rect` a window covers (the compare
-    /// window): a fit frames its box in the rest.
-    pub covered_top: f32,
     /// Logical px at the bottom of `rect` the legend's band takes: a fit
     /// frames its box above it.
     pub covered_bottom: f32,
@@ -58,7 +55,6 @@ impl Default for ViewTransform {
             fitted: None,
             rect_known: false,
             follow: None,
-            covered_top: 0.0,
             covered_bottom: 0.0,
             banner: Vec2::ZERO,
         }
@@ -105,9 +101,9 @@ impl ViewTransform {
         let w = (max.0 - min.0).abs().max(1e-6);
         let h = (max.1 - min.1).abs().max(1e-6);
         let centre = DVec2::new(0.5 * (min.0 + max.0), 0.5 * (min.1 + max.1));
-        // Between the bands the top label, a window or the banner take and
-        // the legend's: nothing is drawn over the box (issue 37).
-        let top = self.covered_top.max(self.banner.y).max(TOP_LABEL);
+        // Between the bands the top label or the banner take and the
+        // legend's: nothing is drawn over the box (issue 37).
+        let top = self.banner.y.max(TOP_LABEL);
         self.frame_between(centre, w, h, top, self.covered_bottom);
     }
 
@@ -122,8 +118,8 @@ impl ViewTransform {
 
     /// Frames the box centred on `centre`, `w × h` m, in `rect` between
     /// `top` px at its top and `bottom` px at its bottom (together never
-    /// more than all but 80 px of it: compare's window can take over half,
-    /// and the scene goes below it, small, rather than under it).
+    /// more than all but 80 px of it: a tall banner in a small view leaves
+    /// the scene below it, small, rather than under it).
     fn frame_between(&mut self, centre: DVec2, w: f64, h: f64, top: f32, bottom: f32) {
         let rw = self.rect.width().max(50.0) as f64;
         let most = (self.rect.height() - 80.0).max(0.0);
@@ -161,16 +157,6 @@ impl ViewTransform {
             return;
         }
         self.covered_bottom = px;
-        self.refit();
-    }
-
-    /// A window now covers `px` logical px at the top of the view (0: none):
-    /// a fitted view is fitted again below it.
-    pub fn set_covered_top(&mut self, px: f32) {
-        if (px - self.covered_top).abs() < 1.0 {
-            return;
-        }
-        self.covered_top = px;
         self.refit();
     }
 

@@ -1,5 +1,6 @@
-//! The Compare window, over the world view while compare mode is on
-//! ([`crate::app::compare`]): a legend (the lanes' colours are the algorithm
+//! The Compare panel, docked above the world view while compare mode is on
+//! ([`crate::app::compare`]), so it never covers the scene (issue 37: as a
+//! window it took the top half of the view): a legend (the lanes' colours are the algorithm
 //! buttons'), one row per run with `‖q − q_Exact‖`, the largest penetration since
 //! the fork, the energy, the handled rows and the solves of the last step, and
 //! the buttons to keep a lane, drop it, fork again or leave.
@@ -14,8 +15,6 @@ use crate::app::lab::palette::algorithm_color;
 pub struct ComparePanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<CompareAction>,
-    /// The world view: the window opens at its top-right corner.
-    pub world: egui::Rect,
 }
 
 /// One row of the readout.
@@ -35,26 +34,13 @@ fn energy(w: &World) -> f64 {
 }
 
 impl ComparePanel<'_, '_, '_> {
-    /// Shows the window; returns where it is (the view is fitted below it).
-    pub fn show(&mut self, ctx: &egui::Context) -> Option<egui::Rect> {
+    /// Docks the panel at the top of what `root` has left (the world view's
+    /// column), when compare mode is on.
+    pub fn show(&mut self, root: &mut egui::Ui, frame: egui::Frame) {
         if !self.data.compare.on {
-            return None;
+            return;
         }
-        let mut open = true;
-        let shown = egui::Window::new(RichText::new("⇶ Compare").strong())
-            .id(egui::Id::new("compare"))
-            .open(&mut open)
-            // The top right of the world view: the scenes' bodies sit low and left.
-            .pivot(egui::Align2::RIGHT_TOP)
-            .default_pos(egui::pos2(self.world.max.x - 10.0, self.world.min.y + 48.0))
-            .default_width(580.0)
-            .resizable(true)
-            .collapsible(true)
-            .show(ctx, |ui| self.ui(ui));
-        if !open {
-            self.actions.push(CompareAction::Leave);
-        }
-        shown.map(|s| s.response.rect)
+        egui::Panel::top("compare").resizable(false).frame(frame).show(root, |ui| self.ui(ui));
     }
 
     fn rows(&self) -> Vec<Row> {
@@ -99,7 +85,16 @@ impl ComparePanel<'_, '_, '_> {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
+        self.header(ui);
         let rows = self.rows();
+        // Wider than the view's column in a small window: it scrolls sideways.
+        egui::ScrollArea::horizontal().show(ui, |ui| self.table(ui, &rows));
+        if let Some(why) = rows.iter().find_map(|r| r.note.as_ref().filter(|n| n.starts_with("diverged"))) {
+            ui.label(RichText::new(format!("⚠ a lane {why}")).small().color(egui::Color32::from_rgb(240, 170, 40)));
+        }
+    }
+
+    fn table(&mut self, ui: &mut egui::Ui, rows: &[Row]) {
         egui::Grid::new("compare-rows").num_columns(8).striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
             for h in ["", "run", "‖q − q_Exact‖ [m]", "max penetration [m]", "energy [J]", "handled", "solves", ""]
             {
@@ -135,11 +130,18 @@ impl ComparePanel<'_, '_, '_> {
                 ui.end_row();
             }
         });
-        if let Some(why) = rows.iter().find_map(|r| r.note.as_ref().filter(|n| n.starts_with("diverged"))) {
-            ui.label(RichText::new(format!("⚠ a lane {why}")).small().color(egui::Color32::from_rgb(240, 170, 40)));
-        }
-        ui.separator();
+    }
+
+    /// The title (its hover explains the lanes), the algorithms to fork, and
+    /// the buttons, on one line.
+    fn header(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("⇶ Compare").strong()).on_hover_text(
+                "Lanes take the lab's steps on the same inputs (springs, forces, shots, settings but the algorithm). \
+                 World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their algorithm's colour \
+                 (hover a line for its name). Penetration: the largest since the fork.",
+            );
+            ui.separator();
             ui.label("fork");
             let compare = &mut *self.data.compare;
             for a in Algorithm::ALL {
@@ -154,8 +156,7 @@ impl ComparePanel<'_, '_, '_> {
                     }
                 }
             }
-        });
-        ui.horizontal(|ui| {
+            ui.separator();
             if ui.button("Fork here").on_hover_text("every chosen algorithm from the state shown").clicked() {
                 self.actions.push(CompareAction::Fork { from_start: false });
             }
@@ -166,14 +167,5 @@ impl ComparePanel<'_, '_, '_> {
                 self.actions.push(CompareAction::Leave);
             }
         });
-        ui.label(
-            RichText::new(
-                "Lanes take the lab's steps on the same inputs (springs, forces, shots, settings but the algorithm). \
-                 World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their algorithm's colour \
-                 (hover a line for its name). Penetration: the largest since the fork.",
-            )
-            .small()
-            .weak(),
-        );
     }
 }

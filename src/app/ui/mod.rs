@@ -288,6 +288,9 @@ fn layout(
             });
         });
 
+    // Compare's panel above the world, never over it.
+    compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out }
+        .show(&mut root, panel_frame.inner_margin(egui::Margin::symmetric(10, 4)));
     // What is left is the world.
     let rest = root.available_rect_before_wrap();
     // The view is in logical pixels, egui in points (`zoom` of them per pixel in presenter mode).
@@ -297,18 +300,14 @@ fn layout(
     }
     let in_points = data.view.in_points(zoom);
     overlay::Overlay { data: &mut data, view: &in_points, rect: rest }.paint(&ctx);
-    let compare = compare_panel::ComparePanel { data: &mut data, actions: &mut compare_out, world: rest }.show(&ctx);
     if present {
         data.state.banner = presenter::banner(&ctx, &data, rest, &in_points);
     } else {
         data.state.banner = None;
     }
-    // The scene's box is framed below the compare window, and below the
-    // presenter's banner when a body would be under it (the scenes' focus
-    // boxes leave the banner room where they can).
-    let covered = compare.filter(|w| w.intersects(rest)).map_or(0.0, |w| (w.max.y - rest.min.y).max(0.0) * zoom);
-    data.view.set_covered_top(covered);
-    // Its size with its margins from the corner (`presenter::banner`).
+    // The scene's box is framed below the presenter's banner when a body
+    // would be under it (the scenes' focus boxes leave the banner room where
+    // they can). Its size with its margins from the corner (`presenter::banner`).
     let banner = data
         .state
         .banner
@@ -316,11 +315,8 @@ fn layout(
     data.view.set_banner(banner);
     // What covers the world view besides the overlay's own, for `--check-view`.
     let px = |r: egui::Rect| Rect::new(r.min.x * zoom, r.min.y * zoom, r.max.x * zoom, r.max.y * zoom);
-    let windows = [("the presenter's banner", data.state.banner), ("compare's window", compare)];
-    for (what, r) in windows {
-        if let Some(r) = r.filter(|r| r.intersects(rest)) {
-            data.on_screen.overlays.push((what.to_string(), px(r)));
-        }
+    if let Some(r) = data.state.banner.filter(|r| r.intersects(rest)) {
+        data.on_screen.overlays.push(("the presenter's banner".to_string(), px(r)));
     }
 
     // Unsaved edits about to be dropped: asked first, over everything.

@@ -579,12 +579,12 @@ impl Overlay<'_, '_, '_> {
         // at the bottom that a fit leaves free of the scene (issue 37).
         let size = egui::vec2(w, h);
         let band = h + 26.0 + 6.0;
-        // Its band, with the top one, in at most half the view: else (compare's
-        // window, a small window) no band and no legend, and the scene keeps
+        // Its band, with the top one, in at most half the view: else (a small
+        // view: compare's panel, presenter mode at 1280x720) no band and no legend, and the scene keeps
         // the room (the bands are never traded back and forth).
         let v = &self.data.view;
         let zoom = (v.ppm / self.view.ppm) as f32;
-        let top = v.covered_top.max(v.banner.y).max(crate::app::lab::frame::TOP_LABEL);
+        let top = v.banner.y.max(crate::app::lab::frame::TOP_LABEL);
         if top + band * zoom > 0.5 * v.rect.height() {
             return (0.0, None);
         }

@@ -138,7 +138,7 @@ impl PlotsPanel<'_> {
                 let compare = &*self.compare;
                 let main = world.settings.algorithm;
                 // The legend above the plot, never on its curves, wrapped to the
-                // panel's width (in compare mode the Compare window is the
+                // panel's width (in compare mode the Compare panel is the
                 // legend: a colour per algorithm).
                 if !self.compare.on {
                     ui.horizontal_wrapped(|ui| {
