@@ -4,7 +4,8 @@
 //! of the input log ([`Lab::given`]) — springs, dragged forces, cue shots,
 //! settings but the algorithm, `h` — are given to every lane before it steps.
 //!
-//! The world view draws the lanes as ghosts in their algorithm's colour, the
+//! The world view draws the lanes as ghosts in their algorithm's colour (a
+//! body where the lab has it, within a pixel, is not drawn over it), the
 //! plots overlay their series, and the Compare panel (docked above the view) reads out, per lane,
 //! `‖q − q_Exact‖`, the largest penetration since the fork, the energy, the
 //! handled rows and the solves of the last step. "Keep" makes a lane the lab's
@@ -362,11 +363,16 @@ fn follow_jumps(
 }
 
 /// The lanes' bodies as outlines in their algorithm's colour, over the lab's.
-fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>) {
+fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>, lab: Option<Res<Lab>>) {
     if !compare.on {
         return;
     }
     let px = |n: f64| view.world_len(n);
+    // A lane's body where the lab has it (within a pixel) is not drawn: its
+    // outline would only cover the lab's own body (a thin ladder, a small
+    // box in a small window), and the table says the runs agree.
+    let one_px = px(1.0);
+    let main = lab.as_deref().map(|l| &l.world);
     for l in &compare.lanes {
         let color = palette::bevy_a(palette::algorithm(l.lane.algorithm()), 0.9);
         let w = &l.lane.world;
@@ -378,8 +384,21 @@ fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>) {
             let p = DVec2::new(p.x, p.y);
             // A box's or a polygon's ghost is its outline where the lane has it.
             let corners = body.shape().map(|s| s.corners()).unwrap_or_default();
+            let theta = body.angle(&w.state.q, &w.state.qd).0;
+            let placed = |world: &contact_core::World, r: &nalgebra::Vector2<f64>| {
+                let p = world.model.position(b, &world.state);
+                let t = body.angle(&world.state.q, &world.state.qd).0;
+                let c = contact_core::body::turned(t, *r);
+                DVec2::new(p.x + c.x, p.y + c.y)
+            };
+            let same = main.filter(|m| m.model.bodies.len() == w.model.bodies.len()).is_some_and(|m| {
+                let probe = if corners.is_empty() { vec![nalgebra::Vector2::zeros()] } else { corners.clone() };
+                probe.iter().all(|r| (placed(m, r) - placed(w, r)).length() < one_px)
+            });
+            if same {
+                continue;
+            }
             if !corners.is_empty() {
-                let theta = body.angle(&w.state.q, &w.state.qd).0;
                 let at = |r: &nalgebra::Vector2<f64>| {
                     let c = contact_core::body::turned(theta, *r);
                     f(p + DVec2::new(c.x, c.y))

@@ -37,6 +37,7 @@ use super::lab::{
 use super::screenshot::ScreenshotRequests;
 use super::timeline::{self, Timeline};
 use contact_core::scene::Opening;
+use contact_core::{Algorithm, Scheme};
 
 pub struct ControlPlugin;
 
@@ -142,11 +143,37 @@ pub fn apply_actions(world: &mut World) {
                 }
             }
             LabAction::SetAlgorithm(a) => {
-                if let Some(mut lab) = world.get_resource_mut::<Lab>()
-                    && lab.world.settings.algorithm != a
-                {
+                let Some(mut lab) = world.get_resource_mut::<Lab>() else { continue };
+                // Time-stepping solves a velocity problem: the paper's
+                // algorithms choose F⁺ at the acceleration level.
+                if lab.world.settings.scheme == Scheme::TimeStepping && a != Algorithm::Exact {
+                    world.resource_mut::<Status>().say(
+                        now,
+                        format!(
+                            "{} works at the acceleration level, time-stepping at the velocity level: switch the \
+                             scheme to event-driven first (Algorithm panel)",
+                            a.label()
+                        ),
+                    );
+                } else if lab.world.settings.algorithm != a {
                     lab.world.settings.algorithm = a;
                     world.resource_mut::<Status>().say(now, format!("Algorithm: {} (from the next step)", a.label()));
+                }
+            }
+            LabAction::SetScheme(scheme) => {
+                let Some(mut lab) = world.get_resource_mut::<Lab>() else { continue };
+                if lab.world.settings.scheme != scheme {
+                    lab.world.settings.scheme = scheme;
+                    if scheme == Scheme::TimeStepping {
+                        lab.world.settings.algorithm = Algorithm::Exact;
+                    }
+                    let what = match scheme {
+                        Scheme::EventDriven => {
+                            "event-driven: a rewind to every first activation, the paper's algorithms"
+                        }
+                        Scheme::TimeStepping => "time-stepping (Moreau–Jean): one velocity problem a step, under Exact",
+                    };
+                    world.resource_mut::<Status>().say(now, format!("Scheme: {what} (from the next step)"));
                 }
             }
             LabAction::Restore(i) => {

@@ -57,6 +57,11 @@ pub struct RunArgs {
     /// The algorithm that chooses the handled constraints (default: the scene's).
     #[arg(long, value_enum)]
     pub algorithm: Option<AlgorithmArg>,
+    /// How contact is stepped (default: the scene's): event-driven (the paper's
+    /// rewinds) or time-stepping (Moreau–Jean, one velocity problem a step;
+    /// the algorithm is then Exact).
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeArg>,
     /// Simulated time in seconds (default: the scene's `duration`).
     #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
     pub duration: Option<f64>,
@@ -145,6 +150,24 @@ pub enum PaperFigure {
     PaperFig2,
     /// Figure 3: m = 3.
     PaperFig3,
+}
+
+/// The schemes by their command-line names.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeArg {
+    /// The paper's: rewind to every first activation, Moreau's impact there.
+    EventDriven,
+    /// Moreau–Jean: one velocity-level problem a step, solved exactly.
+    TimeStepping,
+}
+
+impl From<SchemeArg> for contact_core::Scheme {
+    fn from(a: SchemeArg) -> Self {
+        match a {
+            SchemeArg::EventDriven => contact_core::Scheme::EventDriven,
+            SchemeArg::TimeStepping => contact_core::Scheme::TimeStepping,
+        }
+    }
 }
 
 /// The algorithms by their command-line names.

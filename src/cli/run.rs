@@ -15,6 +15,12 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(a) = args.algorithm {
         world.settings.algorithm = Algorithm::from(a);
     }
+    if let Some(s) = args.scheme {
+        world.settings.scheme = s.into();
+    }
+    if world.settings.scheme == contact_core::Scheme::TimeStepping {
+        world.settings.algorithm = Algorithm::Exact;
+    }
     if let Some(tau) = args.tau {
         world.settings.tau = tau;
     }
@@ -72,8 +78,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut w = |line: String| writeln!(out, "{line}").map_err(io_err);
     w(format!("{} ({})", scene.name, args.scene.display()))?;
     w(format!(
-        "settings: {}, h = {dt} s, tau = {} s, events {}, impulses {}, restitution {}",
+        "settings: {}, {}, h = {dt} s, tau = {} s, events {}, impulses {}, restitution {}",
         s.algorithm.label(),
+        s.scheme.label(),
         s.tau,
         if s.events.enabled { "on" } else { "off" },
         s.events.impulses.label(),

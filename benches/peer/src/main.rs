@@ -48,6 +48,12 @@ enum SettleIn {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SchemeArg {
+    EventDriven,
+    TimeStepping,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum AlgorithmArg {
     Right,
     Exact,
@@ -89,6 +95,11 @@ struct Args {
     /// billiard, Exact for the pyramid).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
+    /// contact-lab's scheme (default: the scene's): the paper's event-driven
+    /// rewinds, or Moreau–Jean time-stepping (one velocity problem a step,
+    /// under Exact).
+    #[arg(long, value_enum)]
+    scheme: Option<SchemeArg>,
     /// Simulated seconds stepped before the timed part, untimed, by each engine
     /// from the scene's start (default: 2 s for the pile, 0 otherwise).
     #[arg(long)]
@@ -250,8 +261,19 @@ fn run(args: &Args) -> Result<(), String> {
             let mut w = world.clone();
             w.settings.algorithm = alg;
             w.settings.sleep.enabled = args.sleep;
+            match args.scheme {
+                Some(SchemeArg::EventDriven) => w.settings.scheme = contact_core::Scheme::EventDriven,
+                Some(SchemeArg::TimeStepping) => w.settings.scheme = contact_core::Scheme::TimeStepping,
+                None => {}
+            }
+            let name = if w.settings.scheme == contact_core::Scheme::TimeStepping {
+                w.settings.algorithm = Algorithm::Exact;
+                "Exact, time-stepping".to_string()
+            } else {
+                alg_name(alg).to_string()
+            };
             let lab = Lab { world: w, h, last_violation: 0.0, before: None, handled: Vec::new() };
-            engines.push((format!("contact-lab ({})", alg_name(alg)), Box::new(lab)));
+            engines.push((format!("contact-lab ({name})"), Box::new(lab)));
         }
     }
     let mut rapier = Rapier::new(&desc, h, args.rapier_sleep || args.sleep);

@@ -82,12 +82,26 @@ pub(crate) fn resolve(
     neq: usize,
     e: impl Fn(usize, f64) -> f64,
 ) -> Option<Impulses> {
+    resolve_biased(problem, state, rows, neq, e, |_| 0.0)
+}
+
+/// [`resolve`] with the normal rows' law `v_n⁺ + e v_n⁻ + c_k ≥ 0` (`= 0` on
+/// equalities), `c_k = bias(k)`: Moreau–Jean's step ([`crate::timestep`])
+/// asks `v_n⁺ ≥ −g_k/h`, landing exactly on the surface at the end of it.
+pub(crate) fn resolve_biased(
+    problem: &ContactProblem,
+    state: &mut State,
+    rows: &[usize],
+    neq: usize,
+    e: impl Fn(usize, f64) -> f64,
+    bias: impl Fn(usize) -> f64,
+) -> Option<Impulses> {
     let mut qd = state.qd.clone();
     let mut out = Impulses { normal: Vec::new(), tangential: Vec::new() };
     for island in islands(problem, rows) {
         let sub: Vec<usize> = island.iter().map(|&i| rows[i]).collect();
         let sub_neq = island.iter().take_while(|&&i| i < neq).count();
-        island_impact(problem, &mut qd, &sub, sub_neq, &e, &mut out)?;
+        island_impact(problem, &mut qd, &sub, sub_neq, &e, &bias, &mut out)?;
     }
     state.qd = qd;
     Some(out)
@@ -100,6 +114,7 @@ fn island_impact(
     rows: &[usize],
     neq: usize,
     e: &impl Fn(usize, f64) -> f64,
+    bias: &impl Fn(usize) -> f64,
     out: &mut Impulses,
 ) -> Option<()> {
     let mut jrows: Vec<&SparseRow> = rows.iter().map(|&k| &problem.rows[k].row).collect();
@@ -124,7 +139,7 @@ fn island_impact(
         let mut b: Vec<f64> = (0..rows.len())
             .map(|i| {
                 let e = if share > 0.0 && i >= neq && v[i] < 0.0 { share * e(rows[i], v[i]) } else { 0.0 };
-                -(1.0 + e) * v[i]
+                -(1.0 + e) * v[i] - bias(rows[i])
             })
             .collect();
         b.extend(vt.iter().map(|v| -v));
@@ -165,7 +180,9 @@ fn island_impact(
     let gains = |qd: &[f64]| kinetic(problem, qd) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE;
     // Newton's restitution with friction can create energy (Kane): then the
     // largest share of it that does not, by bisection (`e = 0` never does).
-    if gains(&qd_after) {
+    // (Only a restitution can be scaled: a plastic island's answer stands.)
+    let restitution = (neq..rows.len()).any(|i| v[i] < 0.0 && e(rows[i], v[i]) > 0.0);
+    if restitution && gains(&qd_after) {
         let (mut lo, mut hi) = (0.0, 1.0);
         lambda = solve(b_with(0.0))?;
         for _ in 0..30 {

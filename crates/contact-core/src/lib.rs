@@ -14,7 +14,8 @@
 //!   step's decisions are recorded in a [`Trace`].
 //! * [`World::step`]: one time step, with speculative contacts ([`speculative`]),
 //!   rewinds to first activations ([`events`]) and impacts ([`impulse`]); a
-//!   [`StepReport`] says what happened.
+//!   [`StepReport`] says what happened. Or, for many contacts, Moreau–Jean's
+//!   time-stepping ([`timestep`], [`Scheme`]): one velocity problem a step.
 //! * Coulomb friction, exact in the plane, the exact solver's: [`tangent`]
 //!   rows, [`coulomb`] complementarity, [`friction`] at the acceleration
 //!   level (sticking, sliding, Painlevé), [`friction_impact`] for impacts.
@@ -56,6 +57,7 @@
 //! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
 //! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
+//! | [`timestep`] | step | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
 //! | [`world`] | step | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
 //! | [`input`] | inputs/lanes | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
 //! | [`lanes`] | inputs/lanes | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
@@ -91,6 +93,7 @@ pub mod sleep;
 pub mod speculative;
 pub mod tangent;
 pub mod testing;
+pub mod timestep;
 pub mod trace;
 pub mod units;
 pub mod world;
@@ -107,7 +110,7 @@ pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
 pub use lanes::Lane;
 pub use model::{Model, State};
-pub use settings::{EventSettings, Integrator, Settings};
+pub use settings::{EventSettings, Integrator, Scheme, Settings};
 pub use shapes::Shape;
 pub use sleep::SleepSettings;
 pub use trace::{Reason, Trace};

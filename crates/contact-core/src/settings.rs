@@ -107,10 +107,47 @@ impl Integrator {
     }
 }
 
+/// How a step handles contact: the paper's events, or Moreau–Jean's capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Scheme {
+    /// The paper's: accelerations by eq. (6) with the chosen algorithm, a
+    /// rewind to every first activation, Moreau's impact there ([`crate::events`]).
+    #[default]
+    EventDriven,
+    /// Moreau–Jean: one velocity-level problem a step, solved exactly
+    /// ([`crate::timestep`]); the paper's algorithms, which live at the
+    /// acceleration level, do not apply: Exact is the solver.
+    TimeStepping,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 2] = [Scheme::EventDriven, Scheme::TimeStepping];
+
+    /// How the user names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scheme::EventDriven => "event-driven",
+            Scheme::TimeStepping => "time-stepping",
+        }
+    }
+
+    /// The name on the command line and in scene files' `scheme:`.
+    pub fn parse(s: &str) -> Option<Scheme> {
+        match s {
+            "event-driven" | "events" | "event" => Some(Scheme::EventDriven),
+            "time-stepping" | "moreau-jean" | "timestepping" => Some(Scheme::TimeStepping),
+            _ => None,
+        }
+    }
+}
+
 /// Everything that decides how a step is computed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub algorithm: Algorithm,
+    /// Event-driven (the paper's) or time-stepping (Moreau–Jean).
+    #[serde(default)]
+    pub scheme: Scheme,
     /// Baumgarte's time constant τ of eq. (5), in seconds.
     pub tau: f64,
     pub tol: Tolerances,
@@ -128,6 +165,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             algorithm: Algorithm::Right,
+            scheme: Scheme::EventDriven,
             tau: 0.01,
             tol: Tolerances::default(),
             integrator: Integrator::default(),

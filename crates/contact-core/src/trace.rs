@@ -79,6 +79,9 @@ pub struct Trace {
     /// most any of them was missed by (in `J q̈`'s units).
     pub conflict: Vec<usize>,
     pub conflict_miss: f64,
+    /// A Moreau–Jean step ([`crate::timestep`]): what it solved, in a
+    /// sentence; its iteration holds impulses `P` (N·s), not forces.
+    pub time_step: Option<String>,
 }
 
 impl Trace {
@@ -100,6 +103,7 @@ impl Trace {
             proof: None,
             conflict: Vec::new(),
             conflict_miss: 0.0,
+            time_step: None,
         }
     }
 
@@ -114,6 +118,20 @@ impl Trace {
         let mut out = vec![format!("{}:", self.algorithm.label())];
         for c in &self.initial {
             out.push(format!("start: {} {}", name(c.constraint), sentence(&c.reason, true)));
+        }
+        if let Some(what) = &self.time_step {
+            out[0] = format!("{} (time-stepping, Moreau–Jean):", self.algorithm.label());
+            out.push(what.clone());
+            for it in &self.iterations {
+                let p: Vec<String> = it.lambda.iter().map(|(k, l)| format!("P[{}] = {:.4e}", name(*k), l)).collect();
+                if !p.is_empty() {
+                    out.push(format!("impulses (N·s): {}", p.join(", ")));
+                }
+            }
+            if let Some(cap) = self.capped {
+                out.push(cap.sentence());
+            }
+            return out;
         }
         for (i, it) in self.iterations.iter().enumerate() {
             let handled: Vec<String> = it.handled.iter().map(|&k| name(k)).collect();

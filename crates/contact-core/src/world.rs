@@ -30,7 +30,7 @@ use crate::contacts::ConstraintKey;
 use crate::events::{self, Event, TrialStep};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::model::{Model, State};
-pub use crate::settings::{Integrator, Settings};
+pub use crate::settings::{Integrator, Scheme, Settings};
 use crate::sleep::Sleep;
 use crate::speculative::{active_flags, landing};
 use crate::trace::Trace;
@@ -198,6 +198,9 @@ impl World {
     /// non-finite result leaves the state where it was and says so in the report.
     pub fn step(&mut self, h: f64) -> StepReport {
         self.refresh_contacts(h);
+        if self.settings.scheme == Scheme::TimeStepping {
+            return self.time_step(h);
+        }
         let asleep = self.sleep.begin_step(&self.settings.sleep, &self.model, &mut self.state);
         if asleep.any
             && self.model.bodies.iter().enumerate().all(|(b, body)| !body.is_dynamic() || self.sleep.is_asleep(b))
@@ -354,6 +357,96 @@ impl World {
 }
 
 impl World {
+    /// A Moreau–Jean step ([`crate::timestep`]): `λ` in the report is the
+    /// step's mean force `P/h`, `q̈` the mean `(q̇⁺ − q̇)/h`, the tendency the
+    /// velocity problem's slack `J q̇⁺ + c`; one trace, no events. Sleeping
+    /// islands are not put to sleep under it (every body steps).
+    fn time_step(&mut self, h: f64) -> StepReport {
+        let before = self.state.clone();
+        let pushed = self.model.bodies.iter().any(|b| b.is_pushed());
+        let warm = self.active_set.handled.clone();
+        let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, h);
+        let finite = self.state.q.iter().chain(&self.state.qd).all(|v| v.is_finite());
+        if !finite {
+            self.state = before.clone();
+        }
+        flush_tiny(&mut self.state.qd);
+        let m = out.impulse.len();
+        let kinds = &out.problem.kinds;
+        for k in 0..m.min(self.active_set.handled.len()) {
+            self.active_set.handled[k] = out.impulse[k] > 0.0 && kinds[k] == ConstraintKind::Inequality;
+        }
+        self.steps += 1;
+        let g = self.model.constraint_values(&self.state.q);
+        let max_violation = max_violation(&g, kinds);
+        let handled: Vec<bool> = (0..m).map(|k| kinds[k] == ConstraintKind::Equality || out.impulse[k] > 0.0).collect();
+        let lambda: Vec<f64> = out.impulse.iter().map(|p| p / h).collect();
+        let qdd: Vec<f64> = self.state.qd.iter().zip(&before.qd).map(|(a, b)| (a - b) / h).collect();
+        let min_lambda = (0..m)
+            .filter(|&k| handled[k] && kinds[k] == ConstraintKind::Inequality)
+            .map(|k| lambda[k])
+            .min_by(f64::total_cmp);
+        let complementarity_error = out
+            .rows
+            .iter()
+            .filter(|&&k| kinds[k] == ConstraintKind::Inequality)
+            .map(|&k| (out.impulse[k] / h).min(out.slack[k] / h).abs())
+            .fold(0.0, f64::max);
+        let mut trace = Trace::new(Algorithm::Exact);
+        let islands = out.problem.graph(&out.rows).islands().into_iter().max().map_or(0, |i| i + 1);
+        trace.time_step = Some(format!(
+            "one velocity problem on {} rows in {} island{} (v⁺ = v_free + M⁻¹JᵀP, 0 ≤ P ⊥ J v⁺ + g/h ≥ 0){}{}",
+            out.rows.len(),
+            islands,
+            if islands == 1 { "" } else { "s" },
+            if out.bounced > 0 { format!("; Newton's restitution on {} row(s)", out.bounced) } else { String::new() },
+            if out.solves > 1 {
+                format!("; {} solves (rows its answer would close joined)", out.solves)
+            } else {
+                String::new()
+            },
+        ));
+        trace.capped = out.capped;
+        let taking: Vec<usize> = (0..m).filter(|&k| handled[k]).collect();
+        let detail = taking.len() <= Trace::DETAIL;
+        trace.iterations.push(crate::trace::Iteration {
+            lambda: if detail { taking.iter().map(|&k| (k, out.impulse[k])).collect() } else { Vec::new() },
+            handled: taking,
+            ..Default::default()
+        });
+        let status = if finite {
+            match self.divergence(&g, kinds, max_violation, true, h) {
+                StepStatus::Ok => unsolved(std::slice::from_ref(&trace)).unwrap_or(StepStatus::Ok),
+                diverged => diverged,
+            }
+        } else {
+            self.divergence(&g, kinds, max_violation, false, h)
+        };
+        StepReport {
+            status,
+            t: self.state.t,
+            h,
+            algorithm: Algorithm::Exact,
+            handled,
+            lambda,
+            tendency: out.slack,
+            qdd,
+            friction: out.friction.iter().map(|p| p / h).collect(),
+            friction_work: out.friction_work,
+            g,
+            max_violation,
+            min_lambda,
+            solves: out.solves,
+            kinetic_energy: self.model.kinetic_energy(&self.state),
+            total_energy: self.model.total_energy(&self.state),
+            user_work: if pushed { self.model.user_work(&before, &self.state) } else { 0.0 },
+            kkt_residual: 0.0,
+            complementarity_error,
+            events: Vec::new(),
+            traces: vec![trace],
+        }
+    }
+
     /// Whether row `k` acts on a sleeping body ([`crate::sleep`]).
     pub fn row_asleep(&self, k: usize) -> bool {
         self.model.constraints.get(k).is_some_and(|c| c.bodies().iter().any(|&b| self.sleep.is_asleep(b)))

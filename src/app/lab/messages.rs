@@ -19,6 +19,8 @@ pub enum LabAction {
     /// The scene as its file has it: state, forces, algorithm, clock, view.
     ResetAll,
     SetAlgorithm(Algorithm),
+    /// Event-driven (the paper's) or time-stepping (Moreau–Jean, under Exact).
+    SetScheme(contact_core::Scheme),
     FitView,
     Screenshot,
     /// Restore timeline snapshot `i` (pauses).

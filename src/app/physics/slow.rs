@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use contact_core::{Algorithm, StepReport, World};
+use contact_core::{Algorithm, Scheme, StepReport, World};
 
 /// One click that makes the run faster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub enum Remedy {
     Sleep,
     /// Reload the scene's file with this many balls.
     Balls(usize),
+    /// Moreau–Jean time-stepping: one velocity problem a step.
+    TimeStepping,
 }
 
 impl Remedy {
@@ -37,6 +39,7 @@ impl Remedy {
             Remedy::Exact => "Use Exact".into(),
             Remedy::Sleep => "Let still bodies sleep".into(),
             Remedy::Balls(n) => format!("Reload with {n} balls"),
+            Remedy::TimeStepping => "Use time-stepping".into(),
         }
     }
 
@@ -49,6 +52,10 @@ impl Remedy {
             }
             Remedy::Sleep => "an island still for 0.5 s leaves the solve until something touches it",
             Remedy::Balls(_) => "the scene's file again, with half its balls: the solve grows faster than the count",
+            Remedy::TimeStepping => {
+                "Moreau–Jean: impacts captured in one velocity problem a step instead of a rewind and a solve of \
+                 the touching island at each, so a landing pile's cost is bounded (Exact solves it)"
+            }
         }
     }
 }
@@ -99,11 +106,17 @@ pub fn diagnose(world: &World, report: &StepReport, cost: Duration, pile: bool, 
         cause += " holding rows with λ < 0";
     }
     let mut remedies = Vec::new();
-    if algorithm != Algorithm::Exact && (negative || report.solves > 3) {
+    // Many rewinds or many bodies: the events are the cost, not the solver.
+    let dynamic = world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    if world.settings.scheme == Scheme::EventDriven && (rewinds > 1 || dynamic >= MANY) {
+        remedies.push(Remedy::TimeStepping);
+    }
+    if algorithm != Algorithm::Exact && (negative || report.solves > 3) && world.settings.scheme == Scheme::EventDriven
+    {
         remedies.push(Remedy::Exact);
     }
-    let dynamic = world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
-    if dynamic >= MANY && !world.settings.sleep.enabled {
+    // (Time-stepping steps every body: sleep is the event-driven scheme's.)
+    if dynamic >= MANY && !world.settings.sleep.enabled && world.settings.scheme == Scheme::EventDriven {
         remedies.push(Remedy::Sleep);
     }
     if pile && dynamic >= MANY {

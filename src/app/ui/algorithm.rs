@@ -3,7 +3,7 @@
 //! step's solution looks like (`F⁺`, smallest `λ`, residuals).
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::Algorithm;
+use contact_core::{Algorithm, Scheme};
 
 use super::data::PanelData;
 use crate::app::lab::palette::algorithm_color;
@@ -30,10 +30,41 @@ impl AlgorithmSwitcher<'_, '_, '_> {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let Some(lab) = self.data.lab.as_deref() else { return };
         let current = lab.world.settings.algorithm;
+        let scheme = lab.world.settings.scheme;
         ui.heading("Algorithm");
-        ui.label(RichText::new("switches on the next step, no reset · keys 1–4").small().weak());
+        // The scheme first: under time-stepping only Exact applies.
+        ui.horizontal(|ui| {
+            for s in Scheme::ALL {
+                let text = match s {
+                    Scheme::EventDriven => "event-driven",
+                    Scheme::TimeStepping => "time-stepping",
+                };
+                let hover = match s {
+                    Scheme::EventDriven => {
+                        "the paper's: accelerations by eq. (6), a rewind to every first activation, Moreau's impact \
+                         there; exact between few events"
+                    }
+                    Scheme::TimeStepping => {
+                        "Moreau–Jean: one velocity-level problem a step (v⁺ = v_free + M⁻¹JᵀP, 0 ≤ P ⊥ J v⁺ + g/h ≥ 0), \
+                         solved exactly; impacts captured, not located: a bounded cost for piles"
+                    }
+                };
+                if ui.selectable_label(s == scheme, text).on_hover_text(hover).clicked() && s != scheme {
+                    self.actions.push(LabAction::SetScheme(s));
+                }
+            }
+        });
+        let note = match scheme {
+            Scheme::EventDriven => "switches on the next step, no reset · keys 1–4",
+            Scheme::TimeStepping => {
+                "time-stepping solves velocities, once a step: Exact is its solver; the paper's algorithms choose F⁺ \
+                 for accelerations and need event-driven"
+            }
+        };
+        ui.label(RichText::new(note).small().weak());
         ui.add_space(2.0);
         for (i, a) in Algorithm::ALL.into_iter().enumerate() {
+            let offered = scheme == Scheme::EventDriven || a == Algorithm::Exact;
             let selected = a == current;
             let color = algorithm_color(a);
             let text = RichText::new(format!("{}  {}", i + 1, a.label())).strong().size(15.0).color(if selected {
@@ -44,7 +75,7 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             let button = egui::Button::new(text)
                 .fill(if selected { color } else { egui::Color32::from_rgb(40, 44, 52) })
                 .min_size(egui::vec2(ui.available_width(), 26.0));
-            if ui.add(button).on_hover_text(summary(a)).clicked() && !selected {
+            if ui.add_enabled(offered, button).on_hover_text(summary(a)).clicked() && !selected {
                 self.actions.push(LabAction::SetAlgorithm(a));
             }
             if selected {
@@ -123,8 +154,13 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             ui.label("KKT residual");
             ui.label(num(report.kkt_residual));
             ui.end_row();
-            ui.label("solves · events");
-            ui.label(format!("{} · {}", report.solves, report.events.len()));
+            if scheme == Scheme::TimeStepping {
+                ui.label("velocity solves");
+                ui.label(format!("{} (impulses, no events)", report.solves));
+            } else {
+                ui.label("solves · events");
+                ui.label(format!("{} · {}", report.solves, report.events.len()));
+            }
             ui.end_row();
         });
     }

@@ -85,7 +85,16 @@ impl ComparePanel<'_, '_, '_> {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
-        self.header(ui);
+        // The table folds to the header line; folded at first in a short
+        // window (below 800 px), where the scene needs the height.
+        let id = egui::Id::new("compare-table-open");
+        let tall = ui.ctx().content_rect().height() * ui.ctx().zoom_factor() >= 800.0;
+        let mut open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(tall);
+        self.header(ui, &mut open);
+        ui.data_mut(|d| d.insert_temp(id, open));
+        if !open {
+            return;
+        }
         let rows = self.rows();
         // Wider than the view's column in a small window: it scrolls sideways.
         egui::ScrollArea::horizontal().show(ui, |ui| self.table(ui, &rows));
@@ -132,10 +141,14 @@ impl ComparePanel<'_, '_, '_> {
         });
     }
 
-    /// The title (its hover explains the lanes), the algorithms to fork, and
-    /// the buttons, on one line.
-    fn header(&mut self, ui: &mut egui::Ui) {
+    /// The fold, the title (its hover explains the lanes), the algorithms to
+    /// fork, and the buttons, on one line.
+    fn header(&mut self, ui: &mut egui::Ui, open: &mut bool) {
         ui.horizontal_wrapped(|ui| {
+            let fold = if *open { "▾" } else { "▸" };
+            if ui.small_button(fold).on_hover_text("show or fold the runs' table").clicked() {
+                *open = !*open;
+            }
             ui.label(RichText::new("⇶ Compare").strong()).on_hover_text(
                 "Lanes take the lab's steps on the same inputs (springs, forces, shots, settings but the algorithm). \
                  World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their algorithm's colour \

@@ -382,6 +382,9 @@ fn apply_remedy(
         Remedy::Exact => {
             actions.write(LabAction::SetAlgorithm(contact_core::Algorithm::Exact));
         }
+        Remedy::TimeStepping => {
+            actions.write(LabAction::SetScheme(contact_core::Scheme::TimeStepping));
+        }
         Remedy::Sleep => {
             lab.world.settings.sleep.enabled = true;
             data.status.say(now, "Still islands now sleep (the controls' \"sleep\" box)");

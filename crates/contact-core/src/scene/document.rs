@@ -191,6 +191,7 @@ impl SceneDoc {
             }
         };
         sv.algorithm = s.algorithm;
+        sv.scheme = s.scheme;
         sv.dt = h;
         sv.tau = s.tau;
         sv.integrator = s.integrator;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::choice::Algorithm;
 use crate::curve::Curve;
 use crate::impulse::ImpulseMode;
-use crate::settings::{Integrator, Settings};
+use crate::settings::{Integrator, Scheme, Settings};
 use crate::units::Units;
 
 pub type Vec2 = (f64, f64);
@@ -539,6 +539,9 @@ fn default_prefix() -> String {
 pub struct SolverSpec {
     /// `Platt`, `PlattImproved`, `Right` or `Exact`.
     pub algorithm: Algorithm,
+    /// `EventDriven` (the paper's, default) or `TimeStepping` (Moreau–Jean:
+    /// one velocity problem a step, for piles; the algorithm is then Exact).
+    pub scheme: Scheme,
     /// Time step `h` in s.
     pub dt: f64,
     /// Baumgarte's time constant τ of eq. (5), in s.
@@ -590,7 +593,7 @@ impl Serialize for SolverSpec {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let d = SolverSpec::default();
-        let mut out = s.serialize_struct("SolverSpec", 14)?;
+        let mut out = s.serialize_struct("SolverSpec", 15)?;
         macro_rules! fields {
             ($($f:ident),*) => {$(
                 if self.$f != d.$f {
@@ -602,6 +605,7 @@ impl Serialize for SolverSpec {
         }
         fields!(
             algorithm,
+            scheme,
             dt,
             tau,
             integrator,
@@ -650,6 +654,7 @@ impl Default for SolverSpec {
         let s = Settings::default();
         SolverSpec {
             algorithm: s.algorithm,
+            scheme: s.scheme,
             dt: 1e-3,
             tau: s.tau,
             integrator: s.integrator,

@@ -5,8 +5,9 @@
 
 use super::ctx::{Ctx, Result};
 use crate::active_set::Tolerances;
+use crate::choice::Algorithm;
 use crate::scene::schema::SolverSpec;
-use crate::settings::{EventSettings, Settings};
+use crate::settings::{EventSettings, Scheme, Settings};
 use crate::sleep::SleepSettings;
 
 /// The [`Settings`] of the `solver` block (its `dt` is the scene's, not the solver's).
@@ -42,8 +43,12 @@ pub(super) fn settings(cx: &Ctx, s: &SolverSpec) -> Result<Settings> {
         speed: cx.non_negative("solver.sleep.speed", sleep_speed, "the speed")?,
         time: cx.non_negative("solver.sleep.time", s.sleep.time, "the time")?,
     };
+    // Time-stepping solves a velocity problem exactly: the paper's
+    // algorithms live at the acceleration level and do not apply.
+    let algorithm = if s.scheme == Scheme::TimeStepping { Algorithm::Exact } else { s.algorithm };
     Ok(Settings {
-        algorithm: s.algorithm,
+        algorithm,
+        scheme: s.scheme,
         tau,
         tol: Tolerances { active, tendency, ..tol },
         integrator: s.integrator,

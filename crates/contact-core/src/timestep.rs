@@ -1,0 +1,257 @@
+//! Moreau–Jean time-stepping: one velocity-level problem a step, beside the
+//! paper's event-driven scheme ([`crate::world`], [`crate::events`]).
+//!
+//! The event-driven step rewinds to every first activation and solves the
+//! touching island at each: exact between few separated events, but on a
+//! landing pile its cost has no bound (issue 38). Time-stepping captures the
+//! events of a step instead of locating them (Moreau 1988, Jean 1999; Acary &
+//! Brogliato 2008, the "work horse" of Siconos): with `h` the step,
+//!
+//! ```text
+//! v_free = q̇ + h M⁻¹ f(q, q̇)
+//! q̇⁺     = v_free + M⁻¹ Jᵀ P                      (J, g at the step's start)
+//! 0 ≤ P_k ⊥ J_k q̇⁺ + c_k ≥ 0                       (inequalities within reach)
+//!     J_k q̇⁺ + c_k = 0                            (equalities: rods, pins, beads)
+//! q⁺     = q + h q̇⁺
+//! ```
+//!
+//! with the target `c_k`:
+//!
+//! * `c_k = g_k / h`: the row may close its gap and no more, so it lands on
+//!   the surface at the end of the step (`g(q⁺) ≥ g + h J q̇⁺ ≥ 0` where `g` is
+//!   convex along the step: a disc on a disc or a wall, exact up to
+//!   round-off); an equality is held at the position level the same way.
+//!   There is no Baumgarte term: `|c_k|` is the gap over `h`, bounded by the
+//!   contact margin over `h`.
+//! * Newton's law where the free motion closes the row within the step
+//!   (`g_k + h J_k v_free ≤ 0`) and it approached at the step's start faster
+//!   than the impact speed (`J_k q̇ ≤ −min_impact_speed`): `c_k = min(e_k J_k q̇
+//!   − h a_k, g_k / h)`, a rebound at `e_k` times **this step's own** approach speed,
+//!   less what the step's free pull `a_k = J_k M⁻¹ f < 0` takes off over it
+//!   (the previous step's velocities made the design study's prototype gain
+//!   energy, 15 J to 19,920 J; leaving at `e |v|` for a whole step against
+//!   gravity gains `m g h e |v|`, more than the bounce loses below `2 g h e /
+//!   (1 − e²)`, 13 mm/s at h = 1 ms, e = 0.5). Slower rows are plastic: a resting stack does
+//!   not micro-bounce, with no special case (Box2D bounces only above 1 m/s,
+//!   rapier only on new contacts; our threshold is the scene's
+//!   `min_impact_speed`, the event-driven scheme's own).
+//!
+//! **Exact per step.** Without friction this is the complementarity problem
+//! `a = A P − b`, `A = J M⁻¹ Jᵀ`, `b = −(J v_free + c)`, solved by
+//! [`crate::lcp::solve_lcp`] (warm pivoting from the last step's impulses,
+//! an interior point past its budget, the contract [`crate::lcp::CONTRACT`]
+//! checked after every solve: `P ≥ −ε_P`, `a ≥ −ε_a`, `|P a| ≤ ε_c`, with
+//! tolerances from the island's own `A` and `b`). Its primal,
+//! `min ½‖q̇⁺ − v_free‖²_M` subject to `J q̇⁺ ≥ −c`, is strictly convex, so
+//! `q̇⁺` is unique even where `P` is not (a hyperstatic pile). The work is
+//! bounded by pivot and iteration counts, never by wall time: replay is bit
+//! for bit. A solve that misses the contract is [`crate::world::StepStatus::Unsolved`].
+//!
+//! **Friction** is Coulomb's planar cone at the velocity level, the problem
+//! impacts with friction already solve ([`crate::friction_impact`]) with the
+//! targets `c_k`: `v_t⁺ = 0` and `|P_t| ≤ μ P_n`, or `P_t = −μ P_n sign(v_t⁺)`.
+//!
+//! **Rows within reach.** The contact generator keeps rows within
+//! `4 h v_max` ([`crate::world`]); a row takes part when the fastest row's
+//! speed (at the start or free, either way: a ball knocked by a neighbour
+//! takes up to its speed) covers its gap within two steps. The rows left out
+//! are checked after the solve: one that `q̇⁺` would close joins, and the
+//! step is solved again (a ball knocked into a neighbour it was not
+//! approaching), at most [`MAX_ROUNDS`] times.
+
+use crate::constraint::ConstraintKind;
+use crate::friction_impact;
+use crate::kkt::ContactProblem;
+use crate::lcp::{self, Cap, solve_lcp};
+use crate::model::{Model, State};
+use crate::settings::Settings;
+
+/// Solves of a step when rows left out would be closed by its answer.
+pub const MAX_ROUNDS: usize = 8;
+
+/// One step of Moreau–Jean: what [`crate::world::World`] reports.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    /// The problem at the step's start (`J`, `g`, `M⁻¹`, `f`).
+    pub problem: ContactProblem,
+    /// The rows of the velocity problem (equalities first).
+    pub rows: Vec<usize>,
+    /// `P_k` for every constraint (0 outside `rows`), N·s.
+    pub impulse: Vec<f64>,
+    /// `P_t` of each contact with friction (empty without), N·s.
+    pub friction: Vec<f64>,
+    /// `J_k q̇⁺ + c_k` for every constraint (`c_k = g_k / h` outside `rows`).
+    pub slack: Vec<f64>,
+    /// Rows with Newton's restitution this step.
+    pub bounced: usize,
+    /// Velocity problems solved (one, unless rows left out joined).
+    pub solves: usize,
+    /// The contract missed, or no answer with friction (the frictionless one was taken).
+    pub capped: Option<Cap>,
+    /// `−Σ P_t v_t⁺ ≥ 0`: what friction took out, J.
+    pub friction_work: f64,
+}
+
+/// The target `c_k` of row `k` (module docs), and whether it rebounds.
+fn target(
+    model: &Model,
+    settings: &Settings,
+    p: &ContactProblem,
+    k: usize,
+    qd: &[f64],
+    vfree: &[f64],
+    h: f64,
+) -> (f64, bool) {
+    let r = &p.rows[k];
+    let gap = r.g / h;
+    if p.kinds[k] == ConstraintKind::Equality {
+        return (gap, false);
+    }
+    let v = r.row.dot(qd);
+    let vf = r.row.dot(vfree);
+    let closes = r.g + h * vf <= 0.0;
+    let fast = -v >= settings.events.min_impact_speed;
+    let e = model.constraints[k].restitution.unwrap_or(settings.events.restitution);
+    if !(closes && fast && e > 0.0) {
+        return (gap, false);
+    }
+    // Newton at the step's start, then the step's free pull `a = (vf − v)/h`
+    // where it pulls in: `J q̇⁺ ≥ −e v + h min(a, 0)`. Leaving at `−e v` for
+    // the whole step, against gravity, would climb `h e |v| g` it did not
+    // pay for: a ball bouncing slower than `2 g h e / (1 − e²)` (13 mm/s at
+    // h = 1 ms, e = 0.5) gained energy at each bounce.
+    let pull = (vf - v).min(0.0);
+    let c = e * v - pull;
+    if c < gap { (c, true) } else { (gap, false) }
+}
+
+/// Row `k`'s speed either way, at the start or free: an impulse of the step
+/// may turn a separating row round.
+fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
+    let r = &p.rows[k].row;
+    r.dot(qd).abs().max(r.dot(vfree).abs())
+}
+
+/// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`:
+/// row `k` took an impulse last step.
+pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: &[bool], h: f64) -> Outcome {
+    let problem = ContactProblem::new(model, state, settings.tau);
+    let m = problem.nconstraints();
+    let qd = state.qd.clone();
+    let vfree: Vec<f64> = qd.iter().zip(&problem.f).zip(&problem.minv).map(|((v, f), w)| v + h * f * w).collect();
+    let active = settings.tol.active;
+    // Within reach: a gap the fastest row's speed covers in two steps (a
+    // ball knocked by its neighbour takes up to its speed).
+    let fastest = (0..m).map(|k| speed(&problem, k, &qd, &vfree)).fold(0.0, f64::max);
+    let reach = active + 2.0 * h * fastest;
+    let member: Vec<bool> = (0..m)
+        .map(|k| {
+            problem.kinds[k] == ConstraintKind::Equality
+                || warm.get(k).copied().unwrap_or(false)
+                || problem.rows[k].g <= reach
+        })
+        .collect();
+    let mut member = member;
+    let targets: Vec<(f64, bool)> = (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h)).collect();
+    let mut solves = 0;
+    loop {
+        let rows: Vec<usize> = (0..m)
+            .filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Equality)
+            .chain((0..m).filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Inequality))
+            .collect();
+        let neq = rows.iter().filter(|&&k| problem.kinds[k] == ConstraintKind::Equality).count();
+        solves += 1;
+        let solved = solve_rows(&problem, &rows, neq, &targets, &vfree, warm);
+        // Rows left out that the answer would close within the step join it.
+        let joining: Vec<usize> = (0..m)
+            .filter(|&k| !member[k])
+            .filter(|&k| problem.rows[k].g + h * problem.rows[k].row.dot(&solved.qd) < -1e-6 * active)
+            .collect();
+        if joining.is_empty() || solves >= MAX_ROUNDS {
+            let slack: Vec<f64> = (0..m).map(|k| problem.rows[k].row.dot(&solved.qd) + targets[k].0).collect();
+            let friction_work = solved
+                .friction
+                .iter()
+                .zip(&problem.tangents)
+                .filter_map(|(pt, t)| t.as_ref().map(|t| -pt * t.row.dot(&solved.qd)))
+                .sum::<f64>()
+                .max(0.0);
+            let bounced = rows.iter().filter(|&&k| targets[k].1 && solved.impulse[k] > 0.0).count();
+            state.q = state.q.iter().zip(&solved.qd).map(|(x, v)| x + h * v).collect();
+            state.qd = solved.qd;
+            state.t += h;
+            return Outcome {
+                problem,
+                rows,
+                impulse: solved.impulse,
+                friction: solved.friction,
+                slack,
+                bounced,
+                solves,
+                capped: solved.capped,
+                friction_work,
+            };
+        }
+        for k in joining {
+            member[k] = true;
+        }
+    }
+}
+
+/// `q̇⁺` and the impulses of one velocity problem on `rows`.
+struct Solved {
+    qd: Vec<f64>,
+    impulse: Vec<f64>,
+    friction: Vec<f64>,
+    capped: Option<Cap>,
+}
+
+fn solve_rows(
+    problem: &ContactProblem,
+    rows: &[usize],
+    neq: usize,
+    targets: &[(f64, bool)],
+    vfree: &[f64],
+    warm: &[bool],
+) -> Solved {
+    let m = problem.nconstraints();
+    let mut impulse = vec![0.0; m];
+    let mut friction = if problem.tangents.iter().any(Option::is_some) { vec![0.0; m] } else { Vec::new() };
+    if rows.is_empty() {
+        return Solved { qd: vfree.to_vec(), impulse, friction, capped: None };
+    }
+    // With friction: Coulomb's cone at the velocity level, the targets as
+    // biases; no restitution scaling is asked of it (`e` is in `c`).
+    if problem.has_friction(rows) {
+        let mut s = State { q: Vec::new(), qd: vfree.to_vec(), t: 0.0 };
+        if let Some(out) = friction_impact::resolve_biased(problem, &mut s, rows, neq, |_, _| 0.0, |k| targets[k].0) {
+            for (k, p) in out.normal {
+                impulse[k] = p;
+            }
+            for (k, p) in out.tangential {
+                friction[k] = p;
+            }
+            return Solved { qd: s.qd, impulse, friction, capped: None };
+        }
+    }
+    let graph = problem.graph(rows);
+    let b: Vec<f64> = rows.iter().map(|&k| -(problem.rows[k].row.dot(vfree) + targets[k].0)).collect();
+    let warm_local: Vec<bool> = rows.iter().map(|&k| warm.get(k).copied().unwrap_or(false)).collect();
+    let lcp = solve_lcp(&graph, &b, neq, &warm_local, 0.0);
+    let mut capped = lcp.capped;
+    if capped.is_none() {
+        let ratio = lcp::contract_ratio(&graph, &b, neq, &lcp.lambda);
+        if ratio > 1.0 {
+            capped = Some(Cap { rows: rows.len(), pivots: lcp.rounds.len(), why: lcp::Stop::Contract(ratio) });
+        }
+    }
+    if capped.is_none() && problem.has_friction(rows) {
+        capped = Some(Cap { rows: rows.len(), pivots: lcp.rounds.len(), why: lcp::Stop::Friction });
+    }
+    for (i, &k) in rows.iter().enumerate() {
+        impulse[k] = lcp.lambda[i];
+    }
+    let dv = problem.velocity_change(&impulse);
+    let qd: Vec<f64> = vfree.iter().zip(&dv).map(|(v, d)| v + d).collect();
+    Solved { qd, impulse, friction, capped }
+}
