@@ -77,15 +77,23 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let model = &world.model;
     let mut w = |line: String| writeln!(out, "{line}").map_err(io_err);
     w(format!("{} ({})", scene.name, args.scene.display()))?;
-    w(format!(
-        "settings: {}, {}, h = {dt} s, tau = {} s, events {}, impulses {}, restitution {}",
-        s.algorithm.label(),
-        s.scheme.label(),
-        s.tau,
-        if s.events.enabled { "on" } else { "off" },
-        s.events.impulses.label(),
-        s.events.restitution,
-    ))?;
+    if s.scheme == contact_core::Scheme::TimeStepping {
+        w(format!(
+            "settings: {}, time-stepping (Moreau–Jean: one velocity problem a step, no rewinds), h = {dt} s, \
+             restitution {}",
+            s.algorithm.label(),
+            s.events.restitution,
+        ))?;
+    } else {
+        w(format!(
+            "settings: {}, event-driven, h = {dt} s, tau = {} s, events {}, impulses {}, restitution {}",
+            s.algorithm.label(),
+            s.tau,
+            if s.events.enabled { "on" } else { "off" },
+            s.events.impulses.label(),
+            s.events.restitution,
+        ))?;
+    }
     w(format!(
         "model: {} bodies, {} coordinates, {} constraints",
         model.bodies.len(),

@@ -30,16 +30,27 @@ fn right_holding_a_pulling_row_is_named_and_exact_is_offered() {
 }
 
 #[test]
-fn a_large_pile_is_offered_sleep_and_half_its_balls_and_the_reload_has_them() {
+fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload_has_them() {
     let path = scenes_dir().join("ball-pile.ron");
     let overrides = Overrides { balls: Some(120), ..Default::default() };
     let mut s = contact_core::scene::load(&path, &overrides).unwrap();
     s.world.settings.sleep.enabled = false;
     let report = s.world.step(s.dt);
     let slow = diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0);
-    assert_eq!(slow.remedies, vec![Remedy::Sleep, Remedy::Balls(60)], "{}", slow.cause);
+    assert_eq!(slow.remedies, vec![Remedy::TimeStepping, Remedy::Sleep, Remedy::Balls(60)], "{}", slow.cause);
     // Not from a file: nothing to reload.
-    assert_eq!(diagnose(&s.world, &report, Duration::from_millis(30), false, 1.0, 30.0).remedies, vec![Remedy::Sleep]);
+    assert_eq!(
+        diagnose(&s.world, &report, Duration::from_millis(30), false, 1.0, 30.0).remedies,
+        vec![Remedy::TimeStepping, Remedy::Sleep]
+    );
+    // Under time-stepping every body steps (no sleep to offer), and it is
+    // not offered again: fewer balls is what is left.
+    s.world.settings.scheme = contact_core::Scheme::TimeStepping;
+    let report = s.world.step(s.dt);
+    assert_eq!(
+        diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0).remedies,
+        vec![Remedy::Balls(60)]
+    );
     let half = with_balls(&path, 60).unwrap();
     let dynamic = half.world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     assert_eq!(dynamic, 60);
