@@ -35,6 +35,7 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
     let overrides = Overrides { balls: Some(120), ..Default::default() };
     let mut s = contact_core::scene::load(&path, &overrides).unwrap();
     s.world.settings.sleep.enabled = false;
+    s.world.settings.scheme = contact_core::Scheme::EventDriven;
     let report = s.world.step(s.dt);
     let slow = diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0);
     assert_eq!(slow.remedies, vec![Remedy::TimeStepping, Remedy::Sleep, Remedy::Balls(60)], "{}", slow.cause);

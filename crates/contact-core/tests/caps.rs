@@ -17,7 +17,9 @@ use contact_core::{Algorithm, World};
 
 fn scene_world(name: &str, balls: Option<usize>) -> (World, f64) {
     let path = format!("{}/../../assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));
-    let s = scene::load(std::path::Path::new(&path), &Overrides { balls, ..Overrides::default() }).expect("loads");
+    let mut s = scene::load(std::path::Path::new(&path), &Overrides { balls, ..Overrides::default() }).expect("loads");
+    // Event caps are the event-driven scheme's (the pile opens under time-stepping).
+    s.world.settings.scheme = contact_core::Scheme::EventDriven;
     (s.world, s.dt)
 }
 
