@@ -75,19 +75,23 @@ fn documents() -> Vec<(PathBuf, String)> {
     docs.into_iter().map(|p| (p.clone(), read(p.to_str().expect("a UTF-8 path")))).collect()
 }
 
+/// A Markdown text's lines outside its code blocks (fences excluded).
+fn prose(text: &str) -> impl Iterator<Item = &str> {
+    let mut code = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            code = !code;
+            return false;
+        }
+        !code
+    })
+}
+
 /// The targets of a Markdown text's inline links and images, `[…](TARGET)`,
 /// outside code blocks.
 fn link_targets(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut code = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            code = !code;
-            continue;
-        }
-        if code {
-            continue;
-        }
+    for line in prose(text) {
         for rest in line.split("](").skip(1) {
             let target = rest.split(')').next().unwrap_or("").split_whitespace().next().unwrap_or("");
             out.push(target.to_string());
@@ -100,13 +104,8 @@ fn link_targets(text: &str) -> Vec<String> {
 /// spaces to hyphens, punctuation but `-` and `_` dropped.
 fn anchors(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut code = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            code = !code;
-            continue;
-        }
-        if code || !line.starts_with('#') {
+    for line in prose(text) {
+        if !line.starts_with('#') {
             continue;
         }
         let heading = line.trim_start_matches('#').trim();
