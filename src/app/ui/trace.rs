@@ -35,11 +35,17 @@ impl TracePanel<'_, '_, '_> {
         };
         ui.label(
             RichText::new(format!(
-                "step {} → t = {:.5} s, h = {} s · {} solve(s) of eq. (6){}",
+                "step {} → t = {:.5} s, h = {} s · {} {}{}",
                 lab.world.steps,
                 report.t,
                 num(report.h),
                 report.solves,
+                // Time-stepping solves a velocity problem, not eq. (6).
+                if report.traces.iter().any(|t| t.time_step.is_some()) {
+                    "velocity problem(s), impulses P"
+                } else {
+                    "solve(s) of eq. (6)"
+                },
                 if report.events.is_empty() { String::new() } else { format!(" · {} rewind(s)", report.events.len()) }
             ))
             .small()
