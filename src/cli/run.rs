@@ -33,6 +33,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.sleep {
         world.settings.sleep.enabled = true;
     }
+    if world.settings.sleep.enabled && world.settings.scheme == contact_core::Scheme::TimeStepping {
+        writeln!(out, "warning: sleep is the event-driven scheme's: under time-stepping every body steps")
+            .map_err(io_err)?;
+    }
     let dt = args.dt.unwrap_or(scene.dt);
     let duration = args.duration.unwrap_or(scene.duration);
     let steps = step_count(duration, dt)?;

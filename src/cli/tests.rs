@@ -38,6 +38,8 @@ fn run_with_sleep_says_how_many_bodies_sleep_at_the_end() {
         duration: Some(10.0),
         balls: Some(12),
         algorithm: Some(AlgorithmArg::Exact),
+        // Sleep is the event-driven scheme's (the pile opens under time-stepping).
+        scheme: Some(super::SchemeArg::EventDriven),
         sleep: true,
         ..run_args(scene("ball-pile.ron"))
     };

@@ -26,77 +26,68 @@
 //!
 //! ## Modules
 //!
-//! Layers from the bottom up. A module imports only modules of lower layers, or
+//! Layers from the bottom up, one folder each: `geometry/` and `solve/`
+//! (foundations), `model/`, `algorithms/` (the solvers), `step/`, then
+//! `input.rs` and `lanes.rs`, and `scene/`. Each folder's module doc states
+//! its layer and what it may import. Every module keeps its own name at the
+//! crate root (`contact_core::kkt`, `crate::lcp`): the folders show the
+//! layers, the paths stay. A module imports only modules of lower layers, or
 //! of its own layer listed above it; none imports another in a circle
 //! (`tools/import-circles` checks it). The types an app needs are re-exported
 //! at the crate root.
 //!
-//! | module | layer | owns | may import |
+//! | module | folder (layer) | owns | may import |
 //! |---|---|---|---|
-//! | [`units`] | foundations | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
-//! | [`curve`] | foundations | curves `c(u)` that carry a bead, `c'`, `c''` | — |
-//! | [`shapes`] | foundations | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
-//! | [`body`] | foundations | bodies (points, beads, bodies that turn, fixed shapes), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve`, `shapes` |
-//! | [`constraint`] | foundations | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
-//! | [`tangent`] | foundations | the tangential row `J_t`, `J̇_t q̇` of a contact (its slip `v_t`) for Coulomb friction | `body`, `constraint` |
-//! | [`schur`] | foundations | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
-//! | [`ipm`] | foundations | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
-//! | [`lcp`] | foundations | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
-//! | [`coulomb`] | foundations | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `schur` |
-//! | [`contacts`] | model | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
-//! | [`model`] | model | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
-//! | [`kkt`] | model | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
-//! | [`choice`] | solvers | [`Algorithm`], which algorithm, and its names | — |
-//! | [`trace`] | solvers | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
-//! | [`active_set`] | solvers | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
-//! | [`friction`] | solvers | the step's problem with friction (tangential rows, sliding or sticking contacts, Painlevé) solved by `coulomb` | `constraint`, `coulomb`, `kkt`, `trace` |
-//! | [`exact`] | solvers | the exact solver: eq. (6) as an LCP, warm start, polish; with friction through `friction` | `active_set`, `choice`, `friction`, `kkt`, `lcp`, `trace` |
-//! | [`algorithm`] | solvers | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
-//! | [`friction_impact`] | step | impacts with friction: the velocity-level problem with Coulomb's cone, no energy made; Painlevé's impact without collision | `constraint`, `coulomb`, `friction`, `kkt`, `model` |
-//! | [`impulse`] | step | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law); islands with friction through `friction_impact` | `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
-//! | [`settings`] | step | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
-//! | [`speculative`] | step | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
-//! | [`events`] | step | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
-//! | [`timestep`] | step | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
-//! | [`world`] | step | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
-//! | [`input`] | inputs/lanes | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
-//! | [`lanes`] | inputs/lanes | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
-//! | [`scene`] | scene | scene files (RON): schema, spans, validation, building a [`World`], the tour | any module above |
-//! | [`testing`] | test helpers | small models shared by the tests | `body`, `constraint`, `model` |
+//! | [`units`] | `geometry/` (foundations) | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
+//! | [`curve`] | `geometry/` (foundations) | curves `c(u)` that carry a bead, `c'`, `c''` | — |
+//! | [`shapes`] | `geometry/` (foundations) | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
+//! | [`body`] | `geometry/` (foundations) | bodies (points, beads, bodies that turn, fixed shapes), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve`, `shapes` |
+//! | [`constraint`] | `geometry/` (foundations) | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
+//! | [`tangent`] | `geometry/` (foundations) | the tangential row `J_t`, `J̇_t q̇` of a contact (its slip `v_t`) for Coulomb friction | `body`, `constraint` |
+//! | [`schur`] | `solve/` (foundations) | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
+//! | [`ipm`] | `solve/` (foundations) | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
+//! | [`lcp`] | `solve/` (foundations) | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
+//! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `schur` |
+//! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
+//! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
+//! | [`kkt`] | `model/` (model) | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
+//! | [`choice`] | `algorithms/` (solvers) | [`Algorithm`], which algorithm, and its names | — |
+//! | [`trace`] | `algorithms/` (solvers) | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
+//! | [`active_set`] | `algorithms/` (solvers) | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
+//! | [`friction`] | `algorithms/` (solvers) | the step's problem with friction (tangential rows, sliding or sticking contacts, Painlevé) solved by `coulomb` | `constraint`, `coulomb`, `kkt`, `trace` |
+//! | [`exact`] | `algorithms/` (solvers) | the exact solver: eq. (6) as an LCP, warm start, polish; with friction through `friction` | `active_set`, `choice`, `friction`, `kkt`, `lcp`, `trace` |
+//! | [`algorithm`] | `algorithms/` (solvers) | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
+//! | [`friction_impact`] | `step/` (step) | impacts with friction: the velocity-level problem with Coulomb's cone, no energy made; Painlevé's impact without collision | `constraint`, `coulomb`, `friction`, `kkt`, `model` |
+//! | [`impulse`] | `step/` (step) | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law); islands with friction through `friction_impact` | `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
+//! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
+//! | [`speculative`] | `step/` (step) | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
+//! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
+//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
+//! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
+//! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
+//! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
+//! | [`scene`] | `scene/` (scene) | scene files (RON): schema, spans, validation, building a [`World`], the tour | any module above |
+//! | [`testing`] | `testing.rs` (test helpers) | small models shared by the tests | `body`, `constraint`, `model` |
 //!
 //! Unit-test modules may also import [`testing`], and `lcp`'s [`constraint`].
 
-pub mod active_set;
-pub mod algorithm;
-pub mod body;
-pub mod choice;
-pub mod constraint;
-pub mod contacts;
-pub mod coulomb;
-pub mod curve;
-pub mod events;
-pub mod exact;
-pub mod friction;
-pub mod friction_impact;
-pub mod impulse;
+pub mod algorithms;
+pub mod geometry;
 pub mod input;
-pub mod ipm;
-pub mod kkt;
 pub mod lanes;
-pub mod lcp;
 pub mod model;
 pub mod scene;
-pub mod schur;
-pub mod settings;
-pub mod shapes;
-pub mod sleep;
-pub mod speculative;
-pub mod tangent;
+pub mod solve;
+pub mod step;
 pub mod testing;
-pub mod timestep;
-pub mod trace;
-pub mod units;
-pub mod world;
+
+// Every module by its own name, as before the folders: `contact_core::kkt`,
+// `crate::lcp`, ... (the folders show the layers; the paths stay).
+pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
+pub use geometry::{body, constraint, curve, shapes, tangent, units};
+pub use model::{contacts, kkt};
+pub use solve::{coulomb, ipm, lcp, schur};
+pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};
 pub use body::{Body, BodyKind};

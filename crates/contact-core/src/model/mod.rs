@@ -10,6 +10,13 @@
 //!
 //! where `m Ṗ q̇` is the bead's quadratic velocity term `m (c'·c'') u̇²` once
 //! projected on `c'` (it is zero for particles).
+//!
+//! **Model layer** (this folder): the system ([`Model`], [`State`]), its
+//! contacts made by proximity ([`contacts`]) and eq. (6) assembled at a
+//! state ([`kkt`]). May import: `geometry`, `solve`.
+
+pub mod contacts;
+pub mod kkt;
 
 use nalgebra::Vector2;
 
