@@ -83,6 +83,11 @@ pub struct AppOptions {
     /// Algorithm to start with (platt, platt-improved, right, exact; default: the scene's).
     #[arg(long, value_name = "NAME", value_parser = parse_algorithm)]
     pub algorithm: Option<Algorithm>,
+    /// How contact is stepped (default: the scene's): `event-driven` (the
+    /// paper's rewinds, where the algorithm applies) or `time-stepping`
+    /// (Moreau–Jean, one velocity problem a step, under Exact).
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    pub scheme: Option<contact_core::Scheme>,
     /// Number of balls of a scene with a `ball_pile`.
     #[arg(long, value_name = "N")]
     pub balls: Option<usize>,
@@ -182,6 +187,10 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
         let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.cli_name()).collect();
         format!("unknown algorithm `{s}` (one of {})", names.join(", "))
     })
+}
+
+fn parse_scheme(s: &str) -> Result<contact_core::Scheme, String> {
+    contact_core::Scheme::parse(s).ok_or_else(|| format!("unknown scheme `{s}` (event-driven or time-stepping)"))
 }
 
 fn parse_plot_window(s: &str) -> Result<ui::data::Window, String> {
@@ -355,8 +364,15 @@ pub fn run(opts: AppOptions) -> ExitCode {
             }
         }
     };
+    if let Some(s) = opts.scheme {
+        first.world.settings.scheme = s;
+    }
     if let Some(a) = opts.algorithm {
         first.world.settings.algorithm = a;
+    }
+    // Time-stepping solves with Exact, whatever `--algorithm` said.
+    if first.world.settings.scheme == contact_core::Scheme::TimeStepping {
+        first.world.settings.algorithm = Algorithm::Exact;
     }
     opts.open_first(&mut first.opening);
     let (w, h) = opts.size.unwrap_or(DEFAULT_SIZE);

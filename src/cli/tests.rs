@@ -223,6 +223,14 @@ fn the_command_line_keeps_the_app_entry_points() {
     assert!(Cli::try_parse_from(["contact-lab", "run", "s.ron", "--restitution", "1.5"]).is_err());
     let cli = Cli::try_parse_from(["contact-lab", "compare", "s.ron", "--duration", "3"]).unwrap();
     assert!(matches!(cli.command, Some(Command::Compare(CompareArgs { duration: Some(3.0), .. }))));
+    // The scheme, in the app and headless; a wrong name says the right ones.
+    let cli = Cli::try_parse_from(["contact-lab", "--scheme", "time-stepping"]).unwrap();
+    assert_eq!(cli.app.scheme, Some(contact_core::Scheme::TimeStepping));
+    let cli = Cli::try_parse_from(["contact-lab", "run", "s.ron", "--scheme", "event-driven"]).unwrap();
+    let Some(Command::Run(args)) = cli.command else { panic!("not a run") };
+    assert_eq!(args.scheme, Some(super::SchemeArg::EventDriven));
+    let e = Cli::try_parse_from(["contact-lab", "--scheme", "rk4"]).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("event-driven or time-stepping"), "{e}");
 }
 
 /// An absurd step count is refused before anything runs, with a message that
