@@ -1,4 +1,5 @@
-//! The constraint table: name, kind, `g`, `J·q̈ − d`, `λ`, with friction `λ_t`
+//! The constraint table: name, kind, `g`, `J·q̈ − d`, `λ` (under time-stepping
+//! the velocity problem's slack `J·v⁺ + g/h` and `P/h`), with friction `λ_t`
 //! and whether the contact sticks or slides, state; sortable by any column; hovering a row highlights its bodies in the view, hovering a body
 //! highlights its rows; the plot toggle adds the row's `g` and `λ` to the plots.
 
@@ -79,13 +80,16 @@ impl ConstraintTable<'_, '_, '_> {
 
         // Header.
         let friction = lab.world.model.has_friction();
+        // Time-stepping solves velocities: its slack is J v⁺ + g/h, its λ the
+        // step's mean force P/h (the report's own numbers, named as they are).
+        let stepping = lab.world.settings.scheme == contact_core::Scheme::TimeStepping;
         let mut headers = vec![
             (Column::Index, "#"),
             (Column::Name, "name"),
             (Column::Kind, "kind"),
             (Column::G, "g [m]"),
-            (Column::Tendency, "J·q̈ − d"),
-            (Column::Lambda, "λ [N]"),
+            (Column::Tendency, if stepping { "J·v⁺ + g/h" } else { "J·q̈ − d" }),
+            (Column::Lambda, if stepping { "P/h [N]" } else { "λ [N]" }),
             (Column::State, "state"),
         ];
         if friction {
@@ -97,7 +101,11 @@ impl ConstraintTable<'_, '_, '_> {
                 let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
                 let b = egui::Button::new(RichText::new(format!("{label}{arrow}")).strong()).frame(false);
                 let tip = match col {
+                    Column::Tendency if stepping => {
+                        "time-stepping's slack: J_k v⁺ + g_k/h ≥ 0, 0 where the row takes an impulse"
+                    }
                     Column::Tendency => "violation tendency: J_k q̈ − d_k (< 0: tends to violate)",
+                    Column::Lambda if stepping => "the impulse of the step over h: its mean force",
                     Column::Friction => "friction force λ_t along the contact's tangent (Exact only)",
                     Column::State if friction => {
                         "with friction: sticks (no slip, |λ_t| ≤ μ λ_n) or slides (|λ_t| = μ λ_n against the slip)"
