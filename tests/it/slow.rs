@@ -48,10 +48,10 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
     // not offered again: fewer balls is what is left.
     s.world.settings.scheme = contact_core::Scheme::TimeStepping;
     let report = s.world.step(s.dt);
-    assert_eq!(
-        diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0).remedies,
-        vec![Remedy::Balls(60)]
-    );
+    let slow = diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0);
+    assert_eq!(slow.remedies, vec![Remedy::Balls(60)]);
+    // It names what the step solved: velocity problems, no rewinds.
+    assert!(slow.cause.contains("1 velocity problem(s), time-stepping"), "{}", slow.cause);
     let half = with_balls(&path, 60).unwrap();
     let dynamic = half.world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     assert_eq!(dynamic, 60);

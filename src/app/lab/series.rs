@@ -170,6 +170,10 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::TotalEnergy => "total energy".into(),
                 Source::UserWork => "work of the mouse".into(),
                 Source::HandledCount => "handled rows".into(),
+                // Time-stepping solves velocity problems, not eq. (6).
+                Source::Iterations if world.settings.scheme == contact_core::Scheme::TimeStepping => {
+                    "velocity problems".into()
+                }
                 Source::Iterations => "solves of eq. (6)".into(),
                 Source::Coord(_) | Source::Absent => name.to_string(),
             };
