@@ -384,26 +384,23 @@ fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>, l
             let p = DVec2::new(p.x, p.y);
             // A box's or a polygon's ghost is its outline where the lane has it.
             let corners = body.shape().map(|s| s.corners()).unwrap_or_default();
-            let theta = body.angle(&w.state.q, &w.state.qd).0;
             let placed = |world: &contact_core::World, r: &nalgebra::Vector2<f64>| {
                 let p = world.model.position(b, &world.state);
                 let t = body.angle(&world.state.q, &world.state.qd).0;
                 let c = contact_core::body::turned(t, *r);
                 DVec2::new(p.x + c.x, p.y + c.y)
             };
-            let same = main.filter(|m| m.model.bodies.len() == w.model.bodies.len()).is_some_and(|m| {
-                let probe = if corners.is_empty() { vec![nalgebra::Vector2::zeros()] } else { corners.clone() };
-                probe.iter().all(|r| (placed(m, r) - placed(w, r)).length() < one_px)
-            });
+            // A particle is probed at its point, a shape at its corners.
+            let centre = [nalgebra::Vector2::zeros()];
+            let probe = if corners.is_empty() { &centre[..] } else { &corners[..] };
+            let same = main
+                .filter(|m| m.model.bodies.len() == w.model.bodies.len())
+                .is_some_and(|m| probe.iter().all(|r| (placed(m, r) - placed(w, r)).length() < one_px));
             if same {
                 continue;
             }
             if !corners.is_empty() {
-                let at = |r: &nalgebra::Vector2<f64>| {
-                    let c = contact_core::body::turned(theta, *r);
-                    f(p + DVec2::new(c.x, c.y))
-                };
-                g.linestrip_2d(corners.iter().chain(corners.first()).map(at), color);
+                g.linestrip_2d(corners.iter().chain(corners.first()).map(|r| f(placed(w, r))), color);
                 continue;
             }
             // A particle's ghost is a ring around it, wider than the particle

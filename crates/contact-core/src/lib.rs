@@ -62,7 +62,7 @@
 //! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
 //! | [`speculative`] | `step/` (step) | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
-//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
+//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
 //! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
 //! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
 //! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |

@@ -95,23 +95,16 @@ pub fn diagnose(world: &World, report: &StepReport, cost: Duration, pile: bool, 
     }
     let algorithm = report.algorithm;
     let negative = report.min_lambda.is_some_and(|l| l < 0.0);
-    let mut cause = if world.settings.scheme == Scheme::TimeStepping {
-        format!(
-            "a step of {} ms costs {ms:.1} ms (at most {most:.2}× real time): {held} rows held, {} velocity \
-             problem(s), time-stepping under {}",
-            report.h * 1e3,
-            report.solves,
-            algorithm.label()
-        )
-    } else {
-        format!(
-            "a step of {} ms costs {ms:.1} ms (at most {most:.2}× real time): {held} rows held, {} solves of eq. \
-             (6), {rewinds} rewinds, {}",
-            report.h * 1e3,
-            report.solves,
-            algorithm.label()
-        )
+    // What the step solved: velocity problems (time-stepping) or eq. (6) between rewinds.
+    let solved = match world.settings.scheme {
+        Scheme::TimeStepping => format!("{} velocity problem(s), time-stepping under", report.solves),
+        Scheme::EventDriven => format!("{} solves of eq. (6), {rewinds} rewinds,", report.solves),
     };
+    let mut cause = format!(
+        "a step of {} ms costs {ms:.1} ms (at most {most:.2}× real time): {held} rows held, {solved} {}",
+        report.h * 1e3,
+        algorithm.label()
+    );
     if negative && algorithm != Algorithm::Exact {
         cause += " holding rows with λ < 0";
     }

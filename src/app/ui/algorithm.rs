@@ -35,10 +35,6 @@ impl AlgorithmSwitcher<'_, '_, '_> {
         // The scheme first: under time-stepping only Exact applies.
         ui.horizontal(|ui| {
             for s in Scheme::ALL {
-                let text = match s {
-                    Scheme::EventDriven => "event-driven",
-                    Scheme::TimeStepping => "time-stepping",
-                };
                 let hover = match s {
                     Scheme::EventDriven => {
                         "the paper's: accelerations by eq. (6), a rewind to every first activation, Moreau's impact \
@@ -49,7 +45,7 @@ impl AlgorithmSwitcher<'_, '_, '_> {
                          solved exactly; impacts captured, not located: a bounded cost for piles"
                     }
                 };
-                if ui.selectable_label(s == scheme, text).on_hover_text(hover).clicked() && s != scheme {
+                if ui.selectable_label(s == scheme, s.label()).on_hover_text(hover).clicked() && s != scheme {
                     self.actions.push(LabAction::SetScheme(s));
                 }
             }

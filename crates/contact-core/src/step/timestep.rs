@@ -60,6 +60,7 @@
 //! approaching), at most [`MAX_ROUNDS`] times.
 
 use crate::constraint::ConstraintKind;
+use crate::friction;
 use crate::friction_impact;
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp};
@@ -86,6 +87,8 @@ pub(crate) struct Outcome {
     pub bounced: usize,
     /// Velocity problems solved (one, unless rows left out joined).
     pub solves: usize,
+    /// Islands of the last one (rows linked through a body).
+    pub islands: usize,
     /// The contract missed, or no answer with friction (the frictionless one was taken).
     pub capped: Option<Cap>,
     /// `−Σ P_t v_t⁺ ≥ 0`: what friction took out, J.
@@ -144,14 +147,13 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
     // ball knocked by its neighbour takes up to its speed).
     let fastest = (0..m).map(|k| speed(&problem, k, &qd, &vfree)).fold(0.0, f64::max);
     let reach = active + 2.0 * h * fastest;
-    let member: Vec<bool> = (0..m)
+    let mut member: Vec<bool> = (0..m)
         .map(|k| {
             problem.kinds[k] == ConstraintKind::Equality
                 || warm.get(k).copied().unwrap_or(false)
                 || problem.rows[k].g <= reach
         })
         .collect();
-    let mut member = member;
     let targets: Vec<(f64, bool)> = (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h)).collect();
     let mut solves = 0;
     loop {
@@ -188,6 +190,7 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
                 slack,
                 bounced,
                 solves,
+                islands: solved.islands,
                 capped: solved.capped,
                 friction_work,
             };
@@ -203,6 +206,7 @@ struct Solved {
     qd: Vec<f64>,
     impulse: Vec<f64>,
     friction: Vec<f64>,
+    islands: usize,
     capped: Option<Cap>,
 }
 
@@ -218,7 +222,7 @@ fn solve_rows(
     let mut impulse = vec![0.0; m];
     let mut friction = if problem.tangents.iter().any(Option::is_some) { vec![0.0; m] } else { Vec::new() };
     if rows.is_empty() {
-        return Solved { qd: vfree.to_vec(), impulse, friction, capped: None };
+        return Solved { qd: vfree.to_vec(), impulse, friction, islands: 0, capped: None };
     }
     // With friction: Coulomb's cone at the velocity level, the targets as
     // biases; no restitution scaling is asked of it (`e` is in `c`).
@@ -231,7 +235,8 @@ fn solve_rows(
             for (k, p) in out.tangential {
                 friction[k] = p;
             }
-            return Solved { qd: s.qd, impulse, friction, capped: None };
+            let islands = friction::islands(problem, rows).len();
+            return Solved { qd: s.qd, impulse, friction, islands, capped: None };
         }
     }
     let graph = problem.graph(rows);
@@ -253,5 +258,6 @@ fn solve_rows(
     }
     let dv = problem.velocity_change(&impulse);
     let qd: Vec<f64> = vfree.iter().zip(&dv).map(|(v, d)| v + d).collect();
-    Solved { qd, impulse, friction, capped }
+    let islands = graph.islands().into_iter().max().map_or(0, |i| i + 1);
+    Solved { qd, impulse, friction, islands, capped }
 }

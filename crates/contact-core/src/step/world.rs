@@ -393,7 +393,7 @@ impl World {
             .map(|&k| (out.impulse[k] / h).min(out.slack[k] / h).abs())
             .fold(0.0, f64::max);
         let mut trace = Trace::new(Algorithm::Exact);
-        let islands = out.problem.graph(&out.rows).islands().into_iter().max().map_or(0, |i| i + 1);
+        let islands = out.islands;
         trace.time_step = Some(format!(
             "one velocity problem on {} rows in {} island{} (v⁺ = v_free + M⁻¹JᵀP, 0 ≤ P ⊥ J v⁺ + g/h ≥ 0){}{}",
             out.rows.len(),
