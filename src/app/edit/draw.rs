@@ -1,18 +1,18 @@
 //! Edit mode over the world: the selection (a body's ring, a wall's line
 //! across the view with its normal, a link's double line) and the gesture in
-//! progress (the moved body, the wall or link being drawn, the force arrow,
-//! the bead's curve, a unit tool's marks: [`super::tools`]). A selected box
-//! or polygon is outlined.
+//! progress, as its tool sketches it ([`super::tools`]: the moved body, the
+//! wall or link being drawn, the force arrow, the bead's curve, a shape's
+//! outline). A selected box or polygon is outlined.
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::Curve;
 use contact_core::scene::Item;
 use contact_core::scene::schema::ConstraintSpec;
 
-use super::geometry::{bead_curve, wall_line};
+use super::geometry::wall_line;
+use super::pick::{body_at, link_ends};
 use super::tools::{Cx, Mark};
-use super::{Editor, Gesture, PICK_PX, body_at, link_ends, plane};
+use super::{Editor, PICK_PX};
 use crate::app::lab::gizmo::{arrow, curve_strip, dashed, f};
 use crate::app::lab::{Lab, ViewTransform, geometry, palette};
 
@@ -34,7 +34,7 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
     };
     match &editor.selected {
         Some(Item::Body(name)) => {
-            let outline = lab.world.model.body_index(name).zip(body_at(&lab, name)).and_then(|(b, (p, _))| {
+            let outline = lab.world.model.body_index(name).zip(body_at(&lab.world, name)).and_then(|(b, (p, _))| {
                 let corners = geometry::outline(&lab.world, b, p)?;
                 // A few pixels out from each corner.
                 Some(corners.iter().map(|&c| c + (c - p).normalize_or_zero() * px(5.0)).collect::<Vec<_>>())
@@ -43,7 +43,7 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
                 for (i, &c) in corners.iter().enumerate() {
                     g.line_2d(f(c), f(corners[(i + 1) % corners.len()]), color);
                 }
-            } else if let Some((p, r)) = body_at(&lab, name) {
+            } else if let Some((p, r)) = body_at(&lab.world, name) {
                 g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
             }
         }
@@ -59,12 +59,12 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
                 }
             }
             Some(ConstraintSpec::BeadBound { body, .. }) => {
-                if let Some((p, r)) = body_at(&lab, body) {
+                if let Some((p, r)) = body_at(&lab.world, body) {
                     g.circle_2d(Isometry2d::from_translation(f(p)), (r + px(5.0)) as f32, color).resolution(48);
                 }
             }
             Some(c) => {
-                if let Some((a, b)) = link_ends(&lab, c) {
+                if let Some((a, b)) = link_ends(&lab.world, c) {
                     let side = (b - a).perp().try_normalize().unwrap_or(DVec2::Y) * px(3.0);
                     for s in [-1.0, 1.0] {
                         g.line_2d(f(a + side * s), f(b + side * s), color);
@@ -75,69 +75,30 @@ pub(super) fn draw(mut g: Gizmos, editor: Res<Editor>, lab: Option<Res<Lab>>, vi
         },
         None => {}
     }
-    match &editor.gesture {
-        Some(Gesture::Move { body, to, .. }) => {
-            if let Some((p, r)) = body_at(&lab, body) {
-                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
-                g.circle_2d(Isometry2d::from_translation(f(*to)), r.max(px(4.0)) as f32, color).resolution(48);
+    let Some((tool, pending)) = &editor.gesture else { return };
+    let cx = Cx { world: &lab.world, doc, ed: &editor, slack: px(PICK_PX) };
+    for mark in tool.unit().sketch(&cx, pending) {
+        match mark {
+            Mark::Line(a, b) => {
+                g.line_2d(f(a), f(b), color);
             }
-        }
-        Some(Gesture::Slide { item, from, to }) => {
-            if let Some(((p, n), shift)) = plane(doc, item).and_then(|(normal, offset)| {
-                let line = wall_line(normal, offset)?;
-                Some((line, line.1.dot(*to - *from)))
-            }) {
-                let moved = (p + n * shift, n);
-                across(&mut g, moved);
+            Mark::Dashed(a, b) => dashed(&mut g, a, b, px(6.0), px(4.0), color),
+            Mark::Circle(c, r) => {
+                g.circle_2d(Isometry2d::from_translation(f(c)), r as f32, color).resolution(64);
             }
-        }
-        Some(Gesture::Line { from, to }) => {
-            g.line_2d(f(*from), f(*to), color);
-            if let Some(n) = (*to - *from).perp().try_normalize() {
-                arrow(&mut g, (*from + *to) / 2.0, n * px(30.0), px(8.0), color);
+            Mark::Dot(c) => {
+                g.circle_2d(Isometry2d::from_translation(f(c)), px(4.0) as f32, color);
             }
-        }
-        Some(Gesture::Link { from, to }) => {
-            if let Some((p, _)) = body_at(&lab, from) {
-                dashed(&mut g, p, *to, px(6.0), px(4.0), color);
+            Mark::Ring(c, n) => {
+                g.circle_2d(Isometry2d::from_translation(f(c)), px(n) as f32, color);
             }
-        }
-        Some(Gesture::Arrow { body, to }) => {
-            if let Some((p, _)) = body_at(&lab, body) {
-                arrow(&mut g, p, *to - p, px(10.0), color);
+            Mark::Body(c, r) => {
+                g.circle_2d(Isometry2d::from_translation(f(c)), r.max(px(4.0)) as f32, color).resolution(48);
             }
+            Mark::Arrow(p, along) => arrow(&mut g, p, along, px(10.0), color),
+            Mark::Normal(p, n) => arrow(&mut g, p, n * px(30.0), px(8.0), color),
+            Mark::Across(p, n) => across(&mut g, (p, n)),
+            Mark::Curve(curve, span) => curve_strip(&mut g, &curve, span, 64, color),
         }
-        Some(Gesture::Bead { from, to }) => {
-            // The curve the release would make, sampled.
-            let (curve, u0) = bead_curve(editor.bead_curve, *from, *to);
-            let span = match curve {
-                Curve::Segment { .. } => (0.0, 1.0),
-                Curve::CircleArc { .. } => (u0, u0 + std::f64::consts::TAU),
-                Curve::Parabola { .. } => (-u0.abs().max(1e-3), u0.abs().max(1e-3)),
-                Curve::Cycloid { .. } => (-std::f64::consts::PI, std::f64::consts::PI),
-            };
-            curve_strip(&mut g, &curve, span, 64, color);
-            let start = curve.point(u0);
-            g.circle_2d(Isometry2d::from_translation(f(DVec2::new(start.x, start.y))), px(5.0) as f32, color);
-        }
-        Some(Gesture::Unit(id, pending)) => {
-            let grid = (editor.snap_grid && editor.grid > 0.0).then_some(editor.grid);
-            let cx = Cx { world: &lab.world, doc, slack: px(PICK_PX), grid };
-            for mark in id.tool().sketch(&cx, pending) {
-                match mark {
-                    Mark::Line(a, b) => {
-                        g.line_2d(f(a), f(b), color);
-                    }
-                    Mark::Dashed(a, b) => dashed(&mut g, a, b, px(6.0), px(4.0), color),
-                    Mark::Circle(c, r) => {
-                        g.circle_2d(Isometry2d::from_translation(f(c)), r as f32, color).resolution(64);
-                    }
-                    Mark::Dot(c) => {
-                        g.circle_2d(Isometry2d::from_translation(f(c)), px(4.0) as f32, color);
-                    }
-                }
-            }
-        }
-        None => {}
     }
 }

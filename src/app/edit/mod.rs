@@ -9,18 +9,11 @@
 //! another or through a wall is refused with the message a file gets, naming
 //! the field. `Ctrl+Z` / `Ctrl+Y` undo and redo any edit.
 //!
-//! | tool      | gesture                                        | adds                         |
-//! |-----------|------------------------------------------------|------------------------------|
-//! | select    | press on a body or a wall, drag, release; click a rod, a rope or a contact | moves the body (snapped if asked; a bead along its curve), the wall along its normal; selects the item |
-//! | ball, particle, anchor, fixed ball | click                 | the body at the pointer      |
-//! | wall      | drag a line                                    | a wall against every ball, normal to the left of the line |
-//! | half-plane | select a body, then drag a line               | a half-plane for that body alone (a particle's wedge) |
-//! | rod, rope | drag from a body to another                    | the link, its length the distance now |
-//! | contact   | drag from a body to another                    | a contact between the two (they may touch, never overlap) |
-//! | force     | drag from a body                               | its constant force, 10 N per m of arrow |
-//! | rack      | click                                          | a triangle of balls, apex at the pointer, opening to the right |
-//! | bead      | drag from where the bead starts                | a bead on a segment to the release, or on a circle, parabola or cycloid around it |
-//! | box, polygon, disc, pin | see [`tools`] (each a unit of its own file) | a body that turns; a pin joint |
+//! The tools — select and move, ball, particle, anchor, fixed ball, wall,
+//! half-plane, rod, rope, contact, force, rack, bead, box, polygon, disc,
+//! pin — are each a unit of its own file, with its key, its gesture and what
+//! it adds: see the table of [`tools`]. This module keeps the mode, its
+//! actions and the gesture of the tool in hand ([`gestures`] dispatches).
 //!
 //! Keys in edit mode: `S` select, `B` ball, `P` particle, `A` anchor, `X`
 //! fixed ball, `W` wall, `H` half-plane, `D` rod, `O` rope, `I` contact, `G` force, `N` rack, `U` bead,
@@ -39,21 +32,21 @@ mod draw;
 pub mod fields;
 mod geometry;
 pub mod leave;
+mod pick;
 mod refusal;
 mod tools;
 
 pub use geometry::{BeadCurve, bead_curve};
-use geometry::{nearest_on, wall_line};
 pub use leave::{Leave, LeaveChoice};
 pub use refusal::Refusal;
 use refusal::refusal;
+pub use tools::{FORCE_PER_M, Tool};
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::scene::schema::{BodySpec, ConstraintSpec, WallSpec};
 use contact_core::scene::{Edits, Item, SceneDoc};
 
 use super::lab::{
@@ -62,126 +55,8 @@ use super::lab::{
 };
 use super::lab::{OpenScene, TourAction};
 
-/// Newtons of constant force per metre of the force tool's arrow.
-pub const FORCE_PER_M: f64 = 10.0;
 /// Pixels around a body where a press still picks it.
 const PICK_PX: f64 = 8.0;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Tool {
-    #[default]
-    Select,
-    Ball,
-    Particle,
-    Anchor,
-    FixedBall,
-    Wall,
-    HalfPlane,
-    Rod,
-    Rope,
-    Contact,
-    Force,
-    Rack,
-    Bead,
-    /// A tool of its own file ([`tools`]).
-    Unit(tools::Id),
-}
-
-impl Tool {
-    pub const ALL: [Tool; 13] = [
-        Tool::Select,
-        Tool::Ball,
-        Tool::Particle,
-        Tool::Anchor,
-        Tool::FixedBall,
-        Tool::Wall,
-        Tool::HalfPlane,
-        Tool::Rod,
-        Tool::Rope,
-        Tool::Contact,
-        Tool::Force,
-        Tool::Rack,
-        Tool::Bead,
-    ];
-
-    /// Every tool, in the panel's order.
-    pub fn all() -> impl Iterator<Item = Tool> {
-        Tool::ALL.into_iter().chain(tools::ids().map(Tool::Unit))
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Tool::Unit(id) => id.tool().label(),
-            Tool::Select => "select / move",
-            Tool::Ball => "ball",
-            Tool::Particle => "particle",
-            Tool::Anchor => "anchor",
-            Tool::FixedBall => "fixed ball",
-            Tool::Wall => "wall",
-            Tool::HalfPlane => "half-plane",
-            Tool::Rod => "rod",
-            Tool::Rope => "rope",
-            Tool::Contact => "contact",
-            Tool::Force => "force",
-            Tool::Rack => "rack of balls",
-            Tool::Bead => "bead",
-        }
-    }
-
-    pub fn hint(self) -> &'static str {
-        match self {
-            Tool::Unit(id) => id.tool().hint(),
-            Tool::Select => {
-                "drag a body, or a wall along its normal; click a rod, rope or contact; Delete removes what is selected"
-            }
-            Tool::Ball | Tool::Particle | Tool::Anchor | Tool::FixedBall => "click where it goes",
-            Tool::Wall => "drag a line: the wall's normal points to the left of it",
-            Tool::HalfPlane => {
-                "select a body (S), then drag a line: a half-plane for that body alone, its normal to the left"
-            }
-            Tool::Rod | Tool::Rope => "drag from one body to another",
-            Tool::Contact => "drag from one body to another: they may touch, never overlap",
-            Tool::Force => "drag from a body: 10 N per metre of arrow",
-            Tool::Rack => "click: the apex of a triangle of balls opening to the right (rows and gap in the panel)",
-            Tool::Bead => {
-                "drag from where the bead starts: a segment to the release, a circle or a parabola or a cycloid around it (the panel's curve)"
-            }
-        }
-    }
-}
-
-/// A gesture in progress (world coordinates, m).
-#[derive(Clone, Debug, PartialEq)]
-enum Gesture {
-    Move {
-        body: String,
-        grab: DVec2,
-        to: DVec2,
-    },
-    /// A wall (or a half-plane) dragged along its normal.
-    Slide {
-        item: Item,
-        from: DVec2,
-        to: DVec2,
-    },
-    Line {
-        from: DVec2,
-        to: DVec2,
-    },
-    Link {
-        from: String,
-        to: DVec2,
-    },
-    Arrow {
-        body: String,
-        to: DVec2,
-    },
-    Bead {
-        from: DVec2,
-        to: DVec2,
-    },
-    Unit(tools::Id, tools::Pending),
-}
 
 /// What the user asks of edit mode (the toolbar, the panel, the keys).
 #[derive(Message, Clone, Debug)]
@@ -255,7 +130,8 @@ pub struct Editor {
     /// What is done once the save dialog has saved ("Save…" in that dialog);
     /// the dialog cancelled, nothing.
     pub after_save: Option<Leave>,
-    gesture: Option<Gesture>,
+    /// The gesture in progress, and the tool whose it is.
+    gesture: Option<(Tool, tools::Pending)>,
 }
 
 impl Editor {
@@ -333,31 +209,14 @@ fn keyboard(
         actions.write(EditAction::DeleteSelected);
     }
     if !ctrl {
-        let units = tools::ids().map(|id| (id.tool().key(), Tool::Unit(id)));
-        for (key, tool) in TOOL_KEYS.into_iter().chain(units) {
-            if keys.just_pressed(key) {
+        // The keys that pick a tool (each tool's own, [`tools`]).
+        for tool in Tool::all() {
+            if keys.just_pressed(tool.key()) {
                 actions.write(EditAction::Tool(tool));
             }
         }
     }
 }
-
-/// Keys that pick a tool in edit mode.
-const TOOL_KEYS: [(KeyCode, Tool); 13] = [
-    (KeyCode::KeyS, Tool::Select),
-    (KeyCode::KeyB, Tool::Ball),
-    (KeyCode::KeyP, Tool::Particle),
-    (KeyCode::KeyA, Tool::Anchor),
-    (KeyCode::KeyX, Tool::FixedBall),
-    (KeyCode::KeyW, Tool::Wall),
-    (KeyCode::KeyH, Tool::HalfPlane),
-    (KeyCode::KeyD, Tool::Rod),
-    (KeyCode::KeyO, Tool::Rope),
-    (KeyCode::KeyI, Tool::Contact),
-    (KeyCode::KeyG, Tool::Force),
-    (KeyCode::KeyN, Tool::Rack),
-    (KeyCode::KeyU, Tool::Bead),
-];
 
 /// The file errors are about: the scene's own name, or `edited scene`.
 fn origin(lab: &Lab) -> String {
@@ -519,7 +378,7 @@ pub fn apply_actions(
                 ed.doc = Some(doc);
                 ed.edits = Edits::default();
                 ed.dirty = false;
-                ed.tool = Tool::Ball;
+                ed.tool = Tool::BALL;
                 let floor = if *floor { " on a floor" } else { "" };
                 status.say(now, format!("A new scene{floor}: click to place balls (B), Ctrl+S saves it"));
             }
@@ -631,102 +490,31 @@ fn edit(
     }
 }
 
-/// Where body `name` is (the installed document's start), and its radius (0 for points).
-fn body_at(lab: &Lab, name: &str) -> Option<(DVec2, f64)> {
-    let b = lab.world.model.body_index(name)?;
-    let p = lab.world.model.position(b, &lab.world.state);
-    Some((DVec2::new(p.x, p.y), lab.world.model.bodies[b].radius))
-}
-
-/// The body under `w` (within its radius, or inside a box or a polygon, plus a few pixels), nearest first.
-fn body_under(lab: &Lab, w: DVec2, slack: f64) -> Option<String> {
-    tools::body_under(&lab.world, w, slack, None).map(|b| lab.world.model.bodies[b].name.clone())
-}
-
-/// The contact `a` and `b` already have: written in the file, or made by
-/// `ball_pairs` (two balls, not both fixed), said as the user reads it.
-fn contact_between(doc: &SceneDoc, a: &str, b: &str) -> Option<String> {
-    let written =
-        doc.file.constraints.iter().find(
-            |c| matches!(c, ConstraintSpec::Contact { a: x, b: y, .. } if (x == a && y == b) || (x == b && y == a)),
-        );
-    if let Some(c) = written {
-        return Some(format!("`{}`", contact_core::scene::document::constraint_name(c)));
+/// A refusal made this frame by a gesture on the world goes where the pointer
+/// is, in plain words, for [`Refusal::SHOWN`] seconds (`ui::overlay` draws it).
+/// One made in the panel (the pointer off the world) stays in the panel.
+fn place_refusal(mut editor: ResMut<Editor>, pointer: Res<Pointer>, real: Res<Time<Real>>, mut seen: Local<u32>) {
+    if editor.refusals == *seen {
+        return;
     }
-    let ball = |n: &str| match doc.body(n) {
-        Some(BodySpec::Ball { .. }) => Some(false),
-        Some(BodySpec::FixedBall { .. }) => Some(true),
-        _ => None,
-    };
-    match (ball(a), ball(b)) {
-        (Some(fa), Some(fb)) if doc.file.ball_pairs && !(fa && fb) => {
-            Some("the scene's balls collide with each other (the panel's box)".into())
-        }
-        _ => None,
+    *seen = editor.refusals;
+    editor.refused_at = pointer.world.filter(|_| pointer.in_view).map(|w| (w, real.elapsed_secs_f64()));
+}
+
+/// Says why an edit was refused, if it was.
+fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
+    if !done && let Some(e) = &ed.error {
+        status.warn(now, format!("Refused: {e}"));
+    } else if done && status.error && status.text.starts_with("Refused:") {
+        // A later edit went through: the old refusal no longer stands
+        // (issue 37: it stayed red in the status bar).
+        status.say(now, "Done: the edit went through");
     }
 }
 
-/// The two bodies' centres of a rod, a rope or a contact, as the world has them.
-fn link_ends(lab: &Lab, c: &ConstraintSpec) -> Option<(DVec2, DVec2)> {
-    match c {
-        ConstraintSpec::Rod { a, b, .. }
-        | ConstraintSpec::Rope { a, b, .. }
-        | ConstraintSpec::Contact { a, b, .. }
-        | ConstraintSpec::Pin { a, b, .. } => Some((body_at(lab, a)?.0, body_at(lab, b)?.0)),
-        ConstraintSpec::HalfPlane { .. } | ConstraintSpec::BeadBound { .. } => None,
-    }
-}
-
-/// The wall or written constraint under `w` (within `slack` of its line or
-/// segment), nearest first. A bead's end stop is picked from the panel's list.
-fn item_under(lab: &Lab, doc: &SceneDoc, w: DVec2, slack: f64) -> Option<Item> {
-    let to_line = |(p, n): (DVec2, DVec2)| (w - p).dot(n).abs();
-    let to_segment = |(a, b): (DVec2, DVec2)| {
-        let ab = b - a;
-        let t = if ab.length_squared() > 0.0 { ((w - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
-        (w - (a + ab * t)).length()
-    };
-    let walls =
-        doc.file.walls.iter().filter_map(|wall| {
-            wall_line(wall.normal, wall.offset).map(|l| (to_line(l), Item::Wall(wall.name.clone())))
-        });
-    let constraints = doc.file.constraints.iter().filter_map(|c| {
-        let name = Item::Constraint(contact_core::scene::document::constraint_name(c));
-        match c {
-            ConstraintSpec::HalfPlane { normal, offset, .. } => wall_line(*normal, *offset).map(|l| (to_line(l), name)),
-            _ => link_ends(lab, c).map(|ends| (to_segment(ends), name)),
-        }
-    });
-    walls.chain(constraints).filter(|(d, _)| *d <= slack).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, item)| item)
-}
-
-/// `p` snapped to the grid, then, for a ball of radius `r`, to touch the
-/// nearest other round body if it is within half a radius of touching.
-fn snap(ed: &Editor, lab: &Lab, p: DVec2, r: f64, except: Option<&str>) -> DVec2 {
-    let mut p = p;
-    if ed.snap_grid && ed.grid > 0.0 {
-        p = (p / ed.grid).round() * ed.grid;
-    }
-    if ed.snap_contact && r > 0.0 {
-        let m = &lab.world.model;
-        let near = (0..m.bodies.len())
-            .filter(|&b| m.bodies[b].radius > 0.0 && Some(m.bodies[b].name.as_str()) != except)
-            .map(|b| {
-                let c = m.position(b, &lab.world.state);
-                let c = DVec2::new(c.x, c.y);
-                (c, m.bodies[b].radius, (p - c).length() - m.bodies[b].radius - r)
-            })
-            .filter(|(_, _, gap)| gap.abs() < 0.5 * r)
-            .min_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
-        if let Some((c, rb, _)) = near {
-            let dir = (p - c).try_normalize().unwrap_or(DVec2::X);
-            // A hair apart: touching, never overlapping by round-off.
-            p = c + dir * (rb + r) * (1.0 + 1e-9);
-        }
-    }
-    p
-}
-
+/// The mouse in edit mode: Escape drops the gesture in progress; the tool
+/// in hand has the pointer, a press, Enter and the button up
+/// ([`tools::frame`]).
 #[allow(clippy::too_many_arguments)]
 fn gestures(
     buttons: Res<ButtonInput<MouseButton>>,
@@ -753,392 +541,8 @@ fn gestures(
     }
     let Some(w) = pointer.world else { return };
     let press = buttons.just_pressed(MouseButton::Left) && pointer.in_view && !claims.pointer;
-    let slack = view.world_len(PICK_PX);
-    if let Tool::Unit(id) = ed.tool {
-        let enter = !claims.keyboard && keys.is_some_and(|k| k.just_pressed(KeyCode::Enter));
-        let f = tools::Frame { w, press, enter, released: !buttons.pressed(MouseButton::Left) };
-        return tools::frame(ed, &lab, id, f, slack, &mut install, &mut status, now);
-    }
-    if press && ed.gesture.is_none() {
-        let under = body_under(&lab, w, slack);
-        ed.gesture = match (ed.tool, under) {
-            (Tool::Select, Some(body)) => {
-                let (p, _) = body_at(&lab, &body).expect("a body under the pointer");
-                ed.selected = Some(Item::Body(body.clone()));
-                Some(Gesture::Move { body, grab: w - p, to: p })
-            }
-            (Tool::Select, None) => {
-                ed.selected = item_under(&lab, ed.doc.as_ref().expect("on"), w, slack);
-                match &ed.selected {
-                    Some(item) if plane(ed.doc.as_ref().expect("on"), item).is_some() => {
-                        Some(Gesture::Slide { item: item.clone(), from: w, to: w })
-                    }
-                    _ => None,
-                }
-            }
-            (Tool::Wall, _) => Some(Gesture::Line { from: w, to: w }),
-            (Tool::HalfPlane, _) if matches!(ed.selected, Some(Item::Body(_))) => {
-                Some(Gesture::Line { from: w, to: w })
-            }
-            (Tool::HalfPlane, _) => {
-                status.say(now, "half-plane: select its body first (S), then drag the line");
-                None
-            }
-            (Tool::Bead, _) => Some(Gesture::Bead { from: w, to: w }),
-            (Tool::Rod | Tool::Rope | Tool::Contact, Some(body)) => Some(Gesture::Link { from: body, to: w }),
-            (Tool::Force, Some(body)) => Some(Gesture::Arrow { body, to: w }),
-            (Tool::Rod | Tool::Rope | Tool::Contact | Tool::Force, None) => {
-                status.say(now, format!("{}: start on a body", ed.tool.label()));
-                None
-            }
-            (tool, _) => {
-                let origin = origin(&lab);
-                place(ed, &lab, tool, w, &origin, &mut install);
-                None
-            }
-        };
-    }
-    // Follow the pointer, and finish on release.
-    let released = !buttons.pressed(MouseButton::Left);
-    if let Some(Gesture::Move { body, grab, .. }) = &ed.gesture {
-        let (name, grab) = (body.clone(), *grab);
-        let r = body_at(&lab, &name).map_or(0.0, |b| b.1);
-        let target = snap(ed, &lab, w - grab, r, Some(&name));
-        if let Some(Gesture::Move { to, .. }) = &mut ed.gesture {
-            *to = target;
-        }
-    } else if let Some(
-        Gesture::Line { to, .. }
-        | Gesture::Link { to, .. }
-        | Gesture::Arrow { to, .. }
-        | Gesture::Bead { to, .. }
-        | Gesture::Slide { to, .. },
-    ) = &mut ed.gesture
-    {
-        *to = w;
-    }
-    if !released {
-        return;
-    }
-    let Some(g) = ed.gesture.take() else { return };
-    let origin = origin(&lab);
-    let done = match g {
-        // A unit tool's gesture is its own (`tools::frame`).
-        Gesture::Unit(..) => return,
-        Gesture::Move { body, to, .. } => {
-            // A click selects: only a drag is an edit (and an undo step).
-            if body_at(&lab, &body).is_none_or(|(p, _)| (to - p).length() < 1e-12) {
-                return;
-            }
-            edit(ed, &origin, &mut install, |d| set_position(d, &body, to))
-        }
-        Gesture::Slide { item, from, to } => {
-            let Some((normal, offset)) = plane(ed.doc.as_ref().expect("on"), &item) else { return };
-            let n = DVec2::new(normal.0, normal.1);
-            // A click selects; a drag moves the line by the drag's normal part.
-            if (to - from).length() < slack {
-                return;
-            }
-            let mut shift = n.dot(to - from);
-            if ed.snap_grid && ed.grid > 0.0 {
-                let unit = n.length() * ed.grid;
-                shift = ((offset + shift) / unit).round() * unit - offset;
-            }
-            edit(ed, &origin, &mut install, |d| set_offset(d, &item, offset + shift))
-        }
-        Gesture::Line { from, to } => {
-            let along = to - from;
-            if along.length() < slack {
-                status.say(now, "wall: drag a line (its normal points to the left of it)");
-                return;
-            }
-            let n = along.perp().normalize();
-            let doc = ed.doc.as_ref().expect("on");
-            if let (Tool::HalfPlane, Some(Item::Body(body))) = (ed.tool, ed.selected.clone()) {
-                let name = free_name(doc, &lab, (1..).map(|i| format!("h{i}")));
-                // The body stays selected: a wedge is two lines for one particle.
-                return report(
-                    edit(ed, &origin, &mut install, |d| {
-                        d.file.constraints.push(ConstraintSpec::HalfPlane {
-                            at: (0.0, 0.0),
-                            name,
-                            body,
-                            normal: (n.x, n.y),
-                            offset: n.dot(from),
-                            restitution: None,
-                            friction: 0.0,
-                        })
-                    }),
-                    ed,
-                    &mut status,
-                    now,
-                );
-            }
-            let name = free_name(doc, &lab, (1..).map(|i| format!("wall{i}")));
-            let done = edit(ed, &origin, &mut install, |d| {
-                d.file.walls.push(WallSpec {
-                    name: name.clone(),
-                    normal: (n.x, n.y),
-                    offset: n.dot(from),
-                    restitution: None,
-                    friction: 0.0,
-                })
-            });
-            if done {
-                ed.selected = Some(Item::Wall(name));
-            }
-            done
-        }
-        Gesture::Link { from, to } => {
-            let Some(other) = body_under(&lab, to, slack).filter(|b| *b != from) else {
-                status.say(now, format!("{}: release on another body", ed.tool.label()));
-                return;
-            };
-            let doc = ed.doc.as_ref().expect("on");
-            let (a, b) = (from, other);
-            if ed.tool == Tool::Contact
-                && let Some(c) = contact_between(doc, &a, &b)
-            {
-                status.warn(now, format!("{a} and {b} already have a contact: {c}"));
-                return;
-            }
-            let fresh = |base: String| {
-                free_name(doc, &lab, std::iter::once(base.clone()).chain((2..).map(|i| format!("{base}_{i}"))))
-            };
-            let (name, spec) = match ed.tool {
-                Tool::Rope => {
-                    let name = fresh(format!("{a}~{b}"));
-                    (
-                        name.clone(),
-                        ConstraintSpec::Rope {
-                            name,
-                            a,
-                            b,
-                            length: None,
-                            restitution: None,
-                            at_a: (0.0, 0.0),
-                            at_b: (0.0, 0.0),
-                        },
-                    )
-                }
-                Tool::Contact => {
-                    let name = fresh(format!("{a}-{b}"));
-                    (name.clone(), ConstraintSpec::Contact { name: Some(name), a, b, restitution: None, friction: 0.0 })
-                }
-                _ => {
-                    let name = fresh(format!("{a}~{b}"));
-                    (name.clone(), ConstraintSpec::Rod { name, a, b, length: None, at_a: (0.0, 0.0), at_b: (0.0, 0.0) })
-                }
-            };
-            let done = edit(ed, &origin, &mut install, |d| d.file.constraints.push(spec));
-            if done {
-                ed.selected = Some(Item::Constraint(name));
-            }
-            done
-        }
-        Gesture::Arrow { body, to } => {
-            let Some((p, _)) = body_at(&lab, &body) else { return };
-            let force = (to - p) * FORCE_PER_M;
-            edit(ed, &origin, &mut install, |d| set_force(d, &body, force))
-        }
-        Gesture::Bead { from, to } => {
-            if (to - from).length() < slack {
-                status.say(now, "bead: drag from where it starts (see the panel's curve)");
-                return;
-            }
-            let (curve, u) = bead_curve(ed.bead_curve, from, to);
-            let doc = ed.doc.as_ref().expect("on");
-            let name = doc.fresh_name("bead");
-            let mass = ed.mass;
-            let spec = BodySpec::Bead {
-                name: name.clone(),
-                curve,
-                u,
-                u_dot: 0.0,
-                mass,
-                radius: 0.0,
-                force: (0.0, 0.0),
-                damping: 0.0,
-            };
-            let done = edit(ed, &origin, &mut install, |d| d.file.bodies.push(spec));
-            if done {
-                ed.selected = Some(Item::Body(name));
-            }
-            done
-        }
-    };
-    report(done, ed, &mut status, now);
-}
-
-/// The first of `candidates` no wall or written constraint of `doc` has, nor
-/// a row of the installed model (the generated `WALL:BALL`, `A-B`).
-fn free_name(doc: &SceneDoc, lab: &Lab, mut candidates: impl Iterator<Item = String>) -> String {
-    candidates.find(|n| !doc.name_taken(n) && lab.world.model.constraint_index(n).is_none()).expect("a free name")
-}
-
-/// A refusal made this frame by a gesture on the world goes where the pointer
-/// is, in plain words, for [`Refusal::SHOWN`] seconds (`ui::overlay` draws it).
-/// One made in the panel (the pointer off the world) stays in the panel.
-fn place_refusal(mut editor: ResMut<Editor>, pointer: Res<Pointer>, real: Res<Time<Real>>, mut seen: Local<u32>) {
-    if editor.refusals == *seen {
-        return;
-    }
-    *seen = editor.refusals;
-    editor.refused_at = pointer.world.filter(|_| pointer.in_view).map(|w| (w, real.elapsed_secs_f64()));
-}
-
-/// Says why an edit was refused, if it was.
-fn report(done: bool, ed: &Editor, status: &mut Status, now: f64) {
-    if !done && let Some(e) = &ed.error {
-        status.warn(now, format!("Refused: {e}"));
-    } else if done && status.error && status.text.starts_with("Refused:") {
-        // A later edit went through: the old refusal no longer stands
-        // (issue 37: it stayed red in the status bar).
-        status.say(now, "Done: the edit went through");
-    }
-}
-
-/// Adds what `tool` places at `w` (snapped), selecting it.
-fn place(ed: &mut Editor, lab: &Lab, tool: Tool, w: DVec2, origin: &str, install: &mut MessageWriter<InstallScene>) {
-    let doc = ed.doc.as_ref().expect("on");
-    let (r, m) = (ed.radius, ed.mass);
-    let at = |p: DVec2| (p.x, p.y);
-    let mut note = None;
-    let (specs, name): (Vec<BodySpec>, String) = match tool {
-        Tool::Ball => {
-            let name = doc.fresh_name("ball");
-            (vec![ball(&name, snap(ed, lab, w, r, None), m, r)], name)
-        }
-        Tool::Particle => {
-            let name = doc.fresh_name("particle");
-            let p = snap(ed, lab, w, 0.0, None);
-            let spec = BodySpec::Particle {
-                name: name.clone(),
-                position: at(p),
-                velocity: (0.0, 0.0),
-                mass: m,
-                radius: 0.0,
-                force: (0.0, 0.0),
-                damping: 0.0,
-            };
-            (vec![spec], name)
-        }
-        Tool::Anchor => {
-            let name = doc.fresh_name("anchor");
-            (vec![BodySpec::Anchor { name: name.clone(), position: at(snap(ed, lab, w, 0.0, None)) }], name)
-        }
-        Tool::FixedBall => {
-            let name = doc.fresh_name("post");
-            let p = snap(ed, lab, w, r, None);
-            (vec![BodySpec::FixedBall { name: name.clone(), position: at(p), radius: r }], name)
-        }
-        Tool::Rack => {
-            let apex = snap(ed, lab, w, 0.0, None);
-            let mut names = doc.body_names();
-            let mut specs = Vec::new();
-            // Rows to the right, each one ball taller, `rack_gap` apart (touching:
-            // a hair apart, never overlapping by round-off).
-            let d = (2.0 * r + ed.rack_gap.max(0.0)) * (1.0 + 1e-9);
-            for row in 0..ed.rack_rows.max(1) {
-                for k in 0..=row {
-                    let name = (1..).map(|i| format!("rack{i}")).find(|n| !names.contains(n)).expect("a name");
-                    let p = apex + DVec2::new(row as f64 * d * 3f64.sqrt() / 2.0, (k as f64 - row as f64 / 2.0) * d);
-                    specs.push(ball(&name, p, m, r));
-                    names.push(name);
-                }
-            }
-            let first = contact_core::scene::document::body_name(&specs[0]).to_string();
-            let rows = ed.rack_rows.max(1);
-            note = Some(format!(
-                "A rack of {} balls in {rows} rows, {}, made in the editor: apex at ({:.4}, {:.4}), opening to +x.",
-                specs.len(),
-                if ed.rack_gap > 0.0 { format!("{} m apart", ed.rack_gap) } else { "touching".into() },
-                apex.x,
-                apex.y
-            ));
-            (specs, first)
-        }
-        Tool::Select
-        | Tool::Wall
-        | Tool::HalfPlane
-        | Tool::Rod
-        | Tool::Rope
-        | Tool::Contact
-        | Tool::Force
-        | Tool::Bead
-        | Tool::Unit(_) => return,
-    };
-    let first = name.clone();
-    if edit(ed, origin, install, |d| {
-        d.file.bodies.extend(specs);
-        d.notes.extend(note.map(|n| (first, n)));
-    }) {
-        ed.selected = Some(Item::Body(name));
-    }
-}
-
-/// A ball at rest at `p`, no force, no damping.
-fn ball(name: &str, p: DVec2, mass: f64, radius: f64) -> BodySpec {
-    BodySpec::Ball {
-        name: name.to_string(),
-        position: (p.x, p.y),
-        velocity: (0.0, 0.0),
-        mass,
-        radius,
-        force: (0.0, 0.0),
-        damping: 0.0,
-    }
-}
-
-fn set_position(d: &mut SceneDoc, name: &str, p: DVec2) {
-    match d.body_mut(name) {
-        Some(
-            BodySpec::Ball { position, .. }
-            | BodySpec::Particle { position, .. }
-            | BodySpec::Anchor { position, .. }
-            | BodySpec::FixedBall { position, .. }
-            | BodySpec::Box { position, .. }
-            | BodySpec::Polygon { position, .. }
-            | BodySpec::Disc { position, .. },
-        ) => *position = (p.x, p.y),
-        // A bead moves along its curve, to the point nearest `p`.
-        Some(BodySpec::Bead { curve, u, .. }) => *u = nearest_on(curve, *u, p),
-        None => {}
-    }
-}
-
-/// The normal and offset of a wall or a half-plane constraint.
-fn plane(d: &SceneDoc, item: &Item) -> Option<((f64, f64), f64)> {
-    match item {
-        Item::Wall(name) => d.wall(name).map(|w| (w.normal, w.offset)),
-        Item::Constraint(name) => match d.constraint(name)? {
-            ConstraintSpec::HalfPlane { normal, offset, .. } => Some((*normal, *offset)),
-            _ => None,
-        },
-        Item::Body(_) => None,
-    }
-}
-
-fn set_offset(d: &mut SceneDoc, item: &Item, v: f64) {
-    match item {
-        Item::Wall(name) => {
-            if let Some(w) = d.wall_mut(name) {
-                w.offset = v;
-            }
-        }
-        Item::Constraint(name) => {
-            if let Some(ConstraintSpec::HalfPlane { offset, .. }) = d.constraint_mut(name) {
-                *offset = v;
-            }
-        }
-        Item::Body(_) => {}
-    }
-}
-
-fn set_force(d: &mut SceneDoc, name: &str, v: DVec2) {
-    if let Some(BodySpec::Ball { force, .. } | BodySpec::Particle { force, .. } | BodySpec::Bead { force, .. }) =
-        d.body_mut(name)
-    {
-        *force = (v.x, v.y);
-    }
+    let enter = !claims.keyboard && keys.is_some_and(|k| k.just_pressed(KeyCode::Enter));
+    let f = tools::Frame { w, press, enter, released: !buttons.pressed(MouseButton::Left) };
+    let (tool, slack) = (ed.tool, view.world_len(PICK_PX));
+    tools::frame(ed, &lab, tool, f, slack, &mut install, &mut status, now);
 }

@@ -57,7 +57,7 @@ impl EditPanel<'_, '_, '_> {
             ui.label("mass");
             ui.add(egui::DragValue::new(&mut ed.mass).range(1e-4..=1e4).speed(0.01).suffix(" kg"));
         });
-        if ed.tool == Tool::Bead {
+        if ed.tool == Tool::BEAD {
             ui.horizontal(|ui| {
                 ui.label("curve");
                 for c in BeadCurve::ALL {
@@ -65,7 +65,7 @@ impl EditPanel<'_, '_, '_> {
                 }
             });
         }
-        if ed.tool == Tool::Rack {
+        if ed.tool == Tool::RACK {
             ui.horizontal(|ui| {
                 ui.label("rack rows");
                 ui.add(egui::DragValue::new(&mut ed.rack_rows).range(1..=8));

@@ -68,7 +68,7 @@ mod tests {
         let (mut doc, world) = empty();
         let step = play(&BoxTool, &doc, &world, &[(p(0.5, 0.6), p(0.1, 0.3))]);
         let Step::Make(made) = &step else { panic!("{step:?}") };
-        assert_eq!(made.select, Item::Body("box1".into()));
+        assert_eq!(made.select, Some(Item::Body("box1".into())));
         let Some(BodySpec::Box { name, position, angle, size, mass, fixed, .. }) = made.bodies.first() else {
             panic!("{made:?}")
         };

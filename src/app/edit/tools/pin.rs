@@ -66,7 +66,8 @@ impl UnitTool for PinTool {
         Step::Make(Made {
             bodies: anchor.into_iter().collect(),
             constraints: vec![pin],
-            select: Item::Constraint(name),
+            select: Some(Item::Constraint(name)),
+            ..Made::default()
         })
     }
 

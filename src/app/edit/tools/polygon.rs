@@ -87,7 +87,7 @@ fn polygon(name: String, corners: &[DVec2]) -> BodySpec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{apply, empty, p, play};
+    use super::super::testing::{apply, editor, empty, p, play};
     use super::*;
 
     fn clicks(points: &[DVec2]) -> Vec<(DVec2, DVec2)> {
@@ -128,7 +128,8 @@ mod tests {
         let (doc, world) = empty();
         let triangle = [p(0.0, 0.2), p(0.3, 0.2), p(0.0, 0.5)];
         let Step::Keep(pending) = play(&PolygonTool, &doc, &world, &clicks(&triangle)) else { panic!("closed early") };
-        let cx = Cx { world: &world, doc: &doc, slack: 0.01, grid: None };
+        let ed = editor(&doc);
+        let cx = Cx { world: &world, doc: &doc, ed: &ed, slack: 0.01 };
         let Step::Make(made) = PolygonTool.enter(&cx, pending) else { panic!("not closed") };
         let BodySpec::Polygon { position, vertices, .. } = &made.bodies[0] else { panic!() };
         let back: Vec<(f64, f64)> = vertices.iter().map(|v| (v.0 + position.0, v.1 + position.1)).collect();
