@@ -96,6 +96,30 @@ impl Editor {
         self.after_save = None;
         true
     }
+
+    /// The answer to "Unsaved edits in NAME": what was asked, to be done now
+    /// (Discard); Save opens the save dialog first, Cancel keeps the edits.
+    pub(super) fn answer(&mut self, choice: LeaveChoice, status: &mut Status, now: f64) -> Option<Leave> {
+        let leave = self.leaving.take()?;
+        match choice {
+            LeaveChoice::Cancel => {
+                status.say(now, format!("{}: cancelled, the edits are kept", leave.doing()));
+                None
+            }
+            LeaveChoice::Save => {
+                self.after_save = Some(leave);
+                self.save_requested = self.doc.is_some();
+                None
+            }
+            LeaveChoice::Discard => {
+                self.dirty = false;
+                self.on = false;
+                self.gesture = None;
+                status.say(now, format!("Edits discarded: {}", leave.doing().to_lowercase()));
+                Some(leave)
+            }
+        }
+    }
 }
 
 /// [`Editor::ask_before`] for a system with the whole world (`control`'s Quit):

@@ -32,8 +32,10 @@ mod draw;
 pub mod fields;
 mod geometry;
 pub mod leave;
+mod mode;
 mod pick;
 mod refusal;
+mod save;
 mod tools;
 
 pub use geometry::{BeadCurve, bead_curve};
@@ -252,103 +254,16 @@ pub fn apply_actions(
             leave::proceed(leave, lab_actions, open.as_deref_mut(), tour.as_deref_mut())
         };
         match &action {
-            EditAction::Toggle if ed.on => {
-                ed.on = false;
-                ed.gesture = None;
-                let text = "Edit mode left: the edited scene is ready to run";
-                if virt.is_paused() {
-                    status.say_while_paused(now, format!("{text} (Space plays)"))
-                } else {
-                    status.say(now, text)
-                }
-            }
+            EditAction::Toggle if ed.on => mode::exit(ed, &virt, &mut status, now),
             EditAction::Toggle | EditAction::FromHere => {
                 let from_here = matches!(action, EditAction::FromHere);
-                // The scene on screen: its file's, or, for a scene the editor
-                // installed (it has no file), the document edited and not saved.
-                let base = match (&lab.scene.path, &ed.doc) {
-                    (Some(path), _) => match SceneDoc::load(path) {
-                        Ok(doc) => doc,
-                        Err(e) => {
-                            status.warn(now, format!("Cannot edit this scene: {e}"));
-                            continue;
-                        }
-                    },
-                    (None, Some(doc)) => doc.clone(),
-                    (None, None) => {
-                        status.warn(now, "Cannot edit this scene: it has no file");
-                        continue;
-                    }
-                };
-                let doc = in_force(if from_here { base.from_world(&lab.world) } else { base });
-                virt.pause();
-                match doc.check(&origin) {
-                    Ok(scene) => {
-                        ed.on = true;
-                        ed.error = None;
-                        ed.gesture = None;
-                        ed.selected = None;
-                        install.write(InstallScene {
-                            scene: Box::new(scene),
-                            path: None,
-                            keep_algorithm: true,
-                            open: false,
-                        });
-                        if from_here {
-                            let t = lab.world.state.t;
-                            status.say(now, format!("Editing from t = {t:.4} s: the state on screen is the start"));
-                        } else {
-                            status.say(now, "Edit mode: the scene's start (E leaves, Ctrl+Z undoes)");
-                        }
-                        if lab.scene.path.is_some() || ed.source.0.is_empty() {
-                            ed.source = (doc.file.name.clone(), doc.file.description.clone());
-                            ed.source_file = lab.scene.path.clone();
-                        }
-                        ed.doc = Some(doc);
-                        ed.edits = Edits::default();
-                        // A file's scene starts clean; "from here" is a start
-                        // no file has; the editor's own scene keeps its state.
-                        if from_here {
-                            ed.dirty = true;
-                        } else if lab.scene.path.is_some() {
-                            ed.dirty = false;
-                        }
-                    }
-                    Err(e) => status.warn(now, format!("Cannot edit from here: {e}")),
-                }
+                let io = mode::Io { install: &mut install, virt: &mut virt, status: &mut status, now };
+                mode::enter(ed, &lab, from_here, &in_force, &origin, io);
             }
             EditAction::Undo | EditAction::Redo => {
-                let Some(doc) = ed.doc.as_mut() else { continue };
-                let moved = if matches!(action, EditAction::Undo) { ed.edits.undo(doc) } else { ed.edits.redo(doc) };
-                if moved {
-                    if let Ok(scene) = doc.check(&origin) {
-                        install.write(InstallScene {
-                            scene: Box::new(scene),
-                            path: None,
-                            keep_algorithm: true,
-                            open: false,
-                        });
-                    }
-                    ed.error = None;
-                    ed.dirty = true;
-                }
+                undo_redo(ed, matches!(action, EditAction::Undo), &origin, &mut install);
             }
-            EditAction::DeleteSelected => {
-                let Some(item) = ed.selected.clone() else { continue };
-                let done = edit(ed, &origin, &mut install, |d| {
-                    d.remove(&item);
-                });
-                if done {
-                    ed.selected = None;
-                    let what = match &item {
-                        Item::Body(n) => format!("{n} deleted, with its constraints"),
-                        Item::Wall(n) => format!("wall {n} deleted"),
-                        Item::Constraint(n) => format!("{n} deleted"),
-                    };
-                    status.say(now, what);
-                }
-                report(done, ed, &mut status, now);
-            }
+            EditAction::DeleteSelected => delete_selected(ed, &origin, &mut install, &mut status, now),
             EditAction::Replace(next) => {
                 let next = (**next).clone();
                 edit(ed, &origin, &mut install, |d| *d = next);
@@ -359,111 +274,65 @@ pub fn apply_actions(
                 status.say(now, format!("{}: {}", tool.label(), tool.hint()));
             }
             EditAction::New { floor } => {
-                if ed.ask_before(Leave::New { floor: *floor }, &mut status, now) {
-                    continue;
-                }
-                let doc = SceneDoc::new_scene(*floor);
-                let Ok(scene) = doc.check("new scene") else {
-                    status.warn(now, "A new scene could not be made");
-                    continue;
-                };
-                virt.pause();
-                install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: false, open: true });
-                ed.on = true;
-                ed.error = None;
-                ed.gesture = None;
-                ed.selected = None;
-                ed.source = (doc.file.name.clone(), doc.file.description.clone());
-                ed.source_file = None;
-                ed.doc = Some(doc);
-                ed.edits = Edits::default();
-                ed.dirty = false;
-                ed.tool = Tool::BALL;
-                let floor = if *floor { " on a floor" } else { "" };
-                status.say(now, format!("A new scene{floor}: click to place balls (B), Ctrl+S saves it"));
+                let io = mode::Io { install: &mut install, virt: &mut virt, status: &mut status, now };
+                mode::new_scene(ed, *floor, io);
             }
             EditAction::Save if ed.on || ed.unsaved() => {
                 if ed.doc.is_some() {
                     ed.save_requested = true;
                 }
             }
-            EditAction::Save => {
-                // Outside edit mode: the running scene's start as its file has
-                // it (the settings in force are written at SaveAs), or the
-                // editor's own scene (no file).
-                match (&lab.scene.path, &ed.doc) {
-                    (Some(path), _) => match SceneDoc::load(path) {
-                        Ok(doc) => {
-                            ed.source = (doc.file.name.clone(), doc.file.description.clone());
-                            ed.source_file = Some(path.clone());
-                            ed.doc = Some(in_force(doc));
-                            ed.edits = Edits::default();
-                            ed.dirty = false;
-                            ed.save_requested = true;
-                            status.say(
-                                now,
-                                format!(
-                                    "Save the scene as…: its start, with the algorithm ({}), τ and h in force",
-                                    lab.world.settings.algorithm.label()
-                                ),
-                            );
-                        }
-                        Err(e) => status.warn(now, format!("Cannot save this scene: {e}")),
-                    },
-                    (None, Some(_)) => ed.save_requested = true,
-                    (None, None) => status.say(now, "Ctrl+S saves a scene: E edits it first"),
-                }
-            }
+            EditAction::Save => save::running(ed, &lab, &in_force, &mut status, now),
             EditAction::SaveAs(path) => {
-                let Some(doc) = &ed.doc else { continue };
-                // The settings in force, not those the document was opened with.
-                let doc = in_force(doc.clone());
-                // Its own name and a true description (see `SceneDoc::titled_for`).
-                let doc = match doc.check(&origin) {
-                    Ok(scene) => doc.titled_for(path, (&ed.source.0, &ed.source.1), &scene),
-                    Err(_) => doc.clone(),
-                };
-                match doc.save(path) {
-                    Ok(_) => {
-                        status.say(now, format!("Saved to {}", path.display()));
-                        ed.on = false;
-                        ed.doc = None;
-                        ed.dirty = false;
-                        match ed.after_save.take() {
-                            // Saved to quit or to load another scene: that, not the file saved.
-                            Some(leave) => queue.extend(proceed(leave, &mut lab_actions)),
-                            None => {
-                                saved.write(Saved(path.clone()));
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        ed.error = Some(refusal(&e));
-                        status.warn(now, format!("Not saved: {e}"));
-                    }
+                // Saved to quit or to load another scene: that, not the file saved.
+                if let Some(leave) = save::save_as(ed, path, &in_force, &origin, &mut saved, &mut status, now) {
+                    queue.extend(proceed(leave, &mut lab_actions));
                 }
             }
             EditAction::Answer(choice) => {
-                let Some(leave) = ed.leaving.take() else { continue };
-                match choice {
-                    LeaveChoice::Cancel => {
-                        status.say(now, format!("{}: cancelled, the edits are kept", leave.doing()));
-                    }
-                    LeaveChoice::Save => {
-                        ed.after_save = Some(leave);
-                        ed.save_requested = ed.doc.is_some();
-                    }
-                    LeaveChoice::Discard => {
-                        ed.dirty = false;
-                        ed.on = false;
-                        ed.gesture = None;
-                        status.say(now, format!("Edits discarded: {}", leave.doing().to_lowercase()));
-                        queue.extend(proceed(leave, &mut lab_actions));
-                    }
+                if let Some(leave) = ed.answer(*choice, &mut status, now) {
+                    queue.extend(proceed(leave, &mut lab_actions));
                 }
             }
         }
     }
+}
+
+/// Undoes (or redoes) the last edit, and installs the document it leaves.
+fn undo_redo(ed: &mut Editor, undo: bool, origin: &str, install: &mut MessageWriter<InstallScene>) {
+    let Some(doc) = ed.doc.as_mut() else { return };
+    let moved = if undo { ed.edits.undo(doc) } else { ed.edits.redo(doc) };
+    if moved {
+        if let Ok(scene) = doc.check(origin) {
+            install.write(InstallScene { scene: Box::new(scene), path: None, keep_algorithm: true, open: false });
+        }
+        ed.error = None;
+        ed.dirty = true;
+    }
+}
+
+/// Removes the selected item (a body with its constraints), saying so.
+fn delete_selected(
+    ed: &mut Editor,
+    origin: &str,
+    install: &mut MessageWriter<InstallScene>,
+    status: &mut Status,
+    now: f64,
+) {
+    let Some(item) = ed.selected.clone() else { return };
+    let done = edit(ed, origin, install, |d| {
+        d.remove(&item);
+    });
+    if done {
+        ed.selected = None;
+        let what = match &item {
+            Item::Body(n) => format!("{n} deleted, with its constraints"),
+            Item::Wall(n) => format!("wall {n} deleted"),
+            Item::Constraint(n) => format!("{n} deleted"),
+        };
+        status.say(now, what);
+    }
+    report(done, ed, status, now);
 }
 
 /// Applies `change` to the document if it loads; installs it, or keeps the
