@@ -42,3 +42,24 @@ pub(super) fn ball(name: &str, p: DVec2, mass: f64, radius: f64) -> BodySpec {
         damping: 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, apply, p, play, scene};
+    use super::*;
+
+    /// A click puts a ball of the panel's radius and mass there, selected;
+    /// near another it is snapped to touch it, a hair apart.
+    #[test]
+    fn a_click_places_a_ball_snapped_to_touch_its_neighbour() {
+        let (mut doc, world) = scene(BALLS);
+        let step = play(&BallTool, &doc, &world, &[(p(0.0, 1.0), p(0.0, 1.0))]);
+        let Step::Place(made) = &step else { panic!("{step:?}") };
+        assert_eq!(made.bodies, vec![ball("ball1", p(0.0, 1.0), 0.1, 0.04)]);
+        assert_eq!(made.select, Some(contact_core::scene::Item::Body("ball1".into())));
+        apply(step, &mut doc).expect("the ball loads");
+        let Step::Place(made) = play(&BallTool, &doc, &world, &[(p(0.09, 0.5), p(0.09, 0.5))]) else { panic!() };
+        let Some(BodySpec::Ball { position, .. }) = made.bodies.first() else { panic!("{made:?}") };
+        assert!((position.0 - 0.08 * (1.0 + 1e-9)).abs() < 1e-12 && position.1 == 0.5, "{position:?}");
+    }
+}

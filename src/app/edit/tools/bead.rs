@@ -61,3 +61,24 @@ impl UnitTool for BeadTool {
         vec![Mark::Curve(curve, span), Mark::Ring(DVec2::new(start.x, start.y), 5.0)]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{apply, empty, p, play};
+    use super::*;
+
+    /// The panel's curve at first is a segment: from the press to the
+    /// release, the bead at its start; a click is refused in words.
+    #[test]
+    fn a_drag_threads_a_bead_on_a_segment() {
+        let (mut doc, world) = empty();
+        let step = play(&BeadTool, &doc, &world, &[(p(0.0, 1.0), p(0.5, 1.0))]);
+        let Step::Make(made) = &step else { panic!("{step:?}") };
+        let Some(BodySpec::Bead { name, curve, u, .. }) = made.bodies.first() else { panic!("{made:?}") };
+        assert_eq!((name.as_str(), *u), ("bead1", 0.0));
+        assert_eq!(*curve, Curve::Segment { a: (0.0, 1.0), b: (0.5, 1.0) });
+        apply(step, &mut doc).expect("the bead loads");
+        let click = play(&BeadTool, &doc, &world, &[(p(0.0, 1.0), p(0.0, 1.0))]);
+        assert!(matches!(click, Step::Say(_)), "{click:?}");
+    }
+}

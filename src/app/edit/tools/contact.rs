@@ -69,3 +69,24 @@ fn contact_between(doc: &SceneDoc, a: &str, b: &str) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, apply, p, play, scene};
+    use super::*;
+
+    /// A ball and the particle get a contact `a-p`; two balls of a scene
+    /// whose balls collide, or a pair that has one, are warned of.
+    #[test]
+    fn a_contact_is_made_once() {
+        let (mut doc, world) = scene(BALLS);
+        let step = play(&ContactTool, &doc, &world, &[(p(0.0, 0.5), p(-0.3, 0.5))]);
+        let Step::Make(made) = &step else { panic!("{step:?}") };
+        assert_eq!(made.select, Some(contact_core::scene::Item::Constraint("a-p".into())));
+        apply(step, &mut doc).expect("the contact loads");
+        let again = play(&ContactTool, &doc, &world, &[(p(0.0, 0.5), p(-0.3, 0.5))]);
+        assert_eq!(again, Step::Warn("a and p already have a contact: `a-p`".into()));
+        let balls = play(&ContactTool, &doc, &world, &[(p(0.0, 0.5), p(0.3, 0.5))]);
+        assert!(matches!(&balls, Step::Warn(s) if s.contains("the scene's balls collide")), "{balls:?}");
+    }
+}

@@ -41,3 +41,20 @@ impl UnitTool for ForceTool {
         from.map_or_else(Vec::new, |(p, _)| vec![Mark::Arrow(p, pending.to - p)])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, p, play, scene};
+    use super::*;
+
+    /// An arrow of 0.2 m to the right: 2 N on the ball, the selection kept.
+    #[test]
+    fn a_drag_sets_the_force_ten_newtons_per_metre() {
+        let (doc, world) = scene(BALLS);
+        let step = play(&ForceTool, &doc, &world, &[(p(0.3, 0.5), p(0.5, 0.5))]);
+        let Step::Make(made) = step else { panic!("{step:?}") };
+        let [Change::Force(body, f)] = made.changes.as_slice() else { panic!("{made:?}") };
+        assert!(body == "b" && (*f - DVec2::new(2.0, 0.0)).length() < 1e-12, "{f:?}");
+        assert_eq!(made.select, None);
+    }
+}

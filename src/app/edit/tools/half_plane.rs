@@ -57,3 +57,26 @@ impl UnitTool for HalfPlaneTool {
         line(pending)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, p, play, play_selected, scene};
+    use super::*;
+
+    /// With the particle selected, a line makes its half-plane (`h1`, the
+    /// selection kept); with nothing selected the press says what to do.
+    #[test]
+    fn a_line_makes_a_half_plane_for_the_selected_body() {
+        let (doc, world) = scene(BALLS);
+        let drag = [(p(-0.5, 0.3), p(-0.1, 0.3))];
+        let step = play_selected(&HalfPlaneTool, &doc, &world, Some(Item::Body("p".into())), &drag);
+        let Step::Make(made) = step else { panic!("{step:?}") };
+        let [ConstraintSpec::HalfPlane { name, body, normal, offset, .. }] = made.constraints.as_slice() else {
+            panic!("{made:?}")
+        };
+        assert_eq!((name.as_str(), body.as_str(), *normal, *offset), ("h1", "p", (0.0, 1.0), 0.3));
+        assert_eq!(made.select, None, "the body stays selected");
+        let step = play(&HalfPlaneTool, &doc, &world, &drag);
+        assert!(matches!(&step, Step::Say(s) if s.starts_with("half-plane: select its body first")), "{step:?}");
+    }
+}

@@ -352,7 +352,18 @@ pub(super) mod testing {
     /// `(from, to)` a press at `from`, the pointer moved to `to`, the button
     /// released there (a click: `from == to`). The step the last one led to.
     pub fn play(tool: &dyn UnitTool, doc: &SceneDoc, world: &World, drags: &[(DVec2, DVec2)]) -> Step {
-        let ed = editor(doc);
+        play_selected(tool, doc, world, None, drags)
+    }
+
+    /// [`play`] with `selected` selected.
+    pub fn play_selected(
+        tool: &dyn UnitTool,
+        doc: &SceneDoc,
+        world: &World,
+        selected: Option<Item>,
+        drags: &[(DVec2, DVec2)],
+    ) -> Step {
+        let ed = Editor { selected, ..editor(doc) };
         let cx = Cx { world, doc, ed: &ed, slack: 0.01 };
         let mut pending = None;
         let mut last = Step::Stop;
@@ -372,6 +383,20 @@ pub(super) mod testing {
         let (Step::Make(made) | Step::Place(made)) = step else { panic!("no edit made: {step:?}") };
         Edits::default().apply(doc, "edited scene", |d| made.apply(d)).map(|_| ())
     }
+
+    /// Two balls `a` and `b` (radius 0.04 m) and a particle `p` over a floor;
+    /// the balls collide with each other.
+    pub const BALLS: &str = r#"Scene(
+        name: "balls",
+        gravity: (0, -9.81),
+        bodies: [
+            Ball(name: "a", position: (0, 0.5), radius: 0.04, mass: 0.1),
+            Ball(name: "b", position: (0.3, 0.5), radius: 0.04, mass: 0.1),
+            Particle(name: "p", position: (-0.3, 0.5), mass: 0.1),
+        ],
+        walls: [(name: "floor", normal: (0, 1))],
+        ball_pairs: true,
+    )"#;
 
     pub fn p(x: f64, y: f64) -> DVec2 {
         DVec2::new(x, y)

@@ -59,3 +59,27 @@ impl UnitTool for RackTool {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{apply, empty, p, play};
+    use super::*;
+
+    /// Four rows by default: ten touching balls, the first selected and
+    /// carrying the note of how the rack was made.
+    #[test]
+    fn a_click_racks_ten_balls_with_a_note() {
+        let (mut doc, world) = empty();
+        let step = play(&RackTool, &doc, &world, &[(p(0.0, 0.5), p(0.0, 0.5))]);
+        let Step::Place(made) = &step else { panic!("{step:?}") };
+        assert_eq!(made.bodies.len(), 10);
+        assert_eq!(made.select, Some(Item::Body("rack1".into())));
+        let [(first, note)] = made.notes.as_slice() else { panic!("{made:?}") };
+        assert_eq!(first, "rack1");
+        assert!(
+            note.starts_with("A rack of 10 balls in 4 rows, touching, made in the editor: apex at (0.0000, 0.5000)")
+        );
+        apply(step, &mut doc).expect("the rack loads");
+        assert_eq!(doc.notes.len(), 1);
+    }
+}

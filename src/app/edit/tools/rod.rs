@@ -40,3 +40,27 @@ impl UnitTool for RodTool {
         link::sketch(cx, pending)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, apply, p, play, scene};
+    use super::*;
+
+    /// From one ball to the other: a rod `a~b`, selected; a drag that starts
+    /// or ends on nothing says so.
+    #[test]
+    fn a_drag_from_body_to_body_makes_a_rod() {
+        let (mut doc, world) = scene(BALLS);
+        let step = play(&RodTool, &doc, &world, &[(p(0.0, 0.5), p(0.3, 0.5))]);
+        let Step::Make(made) = &step else { panic!("{step:?}") };
+        let [ConstraintSpec::Rod { name, a, b, length: None, .. }] = made.constraints.as_slice() else {
+            panic!("{made:?}")
+        };
+        assert_eq!((name.as_str(), a.as_str(), b.as_str()), ("a~b", "a", "b"));
+        apply(step, &mut doc).expect("the rod loads");
+        let step = play(&RodTool, &doc, &world, &[(p(0.0, 0.5), p(0.0, 1.0))]);
+        assert_eq!(step, Step::Say("rod: release on another body".into()));
+        let step = play(&RodTool, &doc, &world, &[(p(0.0, 1.0), p(0.3, 0.5))]);
+        assert_eq!(step, Step::Say("rod: start on a body".into()));
+    }
+}

@@ -48,3 +48,20 @@ impl UnitTool for RopeTool {
         link::sketch(cx, pending)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, p, play, scene};
+    use super::*;
+
+    /// A second link between the same two bodies gets a name of its own.
+    #[test]
+    fn a_rope_beside_a_rod_is_named_apart() {
+        let (doc, world) =
+            scene(&BALLS.replace("bodies: [", "constraints: [Rod(name: \"a~p\", a: \"a\", b: \"p\")], bodies: ["));
+        let step = play(&RopeTool, &doc, &world, &[(p(0.0, 0.5), p(-0.3, 0.5))]);
+        let Step::Make(made) = step else { panic!("{step:?}") };
+        let [ConstraintSpec::Rope { name, .. }] = made.constraints.as_slice() else { panic!("{made:?}") };
+        assert_eq!(name, "a~p_2");
+    }
+}

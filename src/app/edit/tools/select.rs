@@ -102,3 +102,36 @@ fn moved_to(cx: &Cx, pending: &Pending, body: &str, w: DVec2) -> DVec2 {
     let r = body_at(cx.world, body).map_or(0.0, |b| b.1);
     cx.snap_ball(w - grab, r, Some(body))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{BALLS, apply, p, play, scene};
+    use super::*;
+
+    /// A ball dragged goes where the pointer takes it, the grab kept; a
+    /// click moves nothing.
+    #[test]
+    fn a_drag_moves_a_body_and_a_click_does_not() {
+        let (mut doc, world) = scene(BALLS);
+        let step = play(&SelectTool, &doc, &world, &[(p(0.01, 0.5), p(0.11, 0.8))]);
+        let Step::Make(made) = &step else { panic!("{step:?}") };
+        let [Change::Position(body, to)] = made.changes.as_slice() else { panic!("{made:?}") };
+        assert!(body == "a" && (*to - p(0.1, 0.8)).length() < 1e-12, "{to:?}");
+        apply(step, &mut doc).expect("the move loads");
+        assert_eq!(play(&SelectTool, &doc, &world, &[(p(0.0, 0.5), p(0.0, 0.5))]), Step::Stop);
+    }
+
+    /// The floor dragged up slides along its normal; a press on a wall
+    /// picks it, on nothing picks nothing.
+    #[test]
+    fn a_wall_slides_along_its_normal() {
+        let (doc, world) = scene(BALLS);
+        let step = play(&SelectTool, &doc, &world, &[(p(0.6, 0.0), p(0.7, -0.1))]);
+        let Step::Make(made) = step else { panic!("{step:?}") };
+        assert_eq!(made.changes, vec![Change::Offset(Item::Wall("floor".into()), -0.1)]);
+        let ed = super::super::testing::editor(&doc);
+        let cx = Cx { world: &world, doc: &doc, ed: &ed, slack: 0.01 };
+        assert_eq!(SelectTool.pick(&cx, p(0.6, 0.0)), Some(Some(Item::Wall("floor".into()))));
+        assert_eq!(SelectTool.pick(&cx, p(0.6, 0.3)), Some(None));
+    }
+}

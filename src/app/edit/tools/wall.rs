@@ -66,3 +66,23 @@ pub(super) fn line(pending: &Pending) -> Vec<Mark> {
     }
     marks
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{empty, p, play};
+    use super::*;
+
+    /// A line dragged to the right: a wall whose normal points up, through
+    /// the start; a click is too short a line.
+    #[test]
+    fn a_drag_makes_a_wall_with_its_normal_to_the_left() {
+        let (doc, world) = empty();
+        let step = play(&WallTool, &doc, &world, &[(p(0.0, 0.2), p(1.0, 0.2))]);
+        let Step::Make(made) = step else { panic!("{step:?}") };
+        let [w] = made.walls.as_slice() else { panic!("{made:?}") };
+        assert_eq!((w.name.as_str(), w.normal, w.offset), ("wall1", (0.0, 1.0), 0.2));
+        assert_eq!(made.select, Some(Item::Wall("wall1".into())));
+        let step = play(&WallTool, &doc, &world, &[(p(0.0, 0.2), p(0.0, 0.2))]);
+        assert_eq!(step, Step::Say(TOO_SHORT.into()));
+    }
+}
