@@ -21,7 +21,9 @@
 //! is on which edge): `A[i]-B[j]` (corner `i` of `A` on edge `j` of `B`),
 //! `DISC-B[j]` (a ball or a disc on edge `j`), `A[i]-DISC` (corner `i` on
 //! a ball or a disc). They hold only near their edge or corner, so a scene
-//! with them always takes its contacts by proximity.
+//! with them always takes its contacts by proximity. The shapes' bounding
+//! circles and the balls share a grid too ([`neighbours`]): a pyramid of
+//! hundreds of boxes tests each box against those near it, not every other.
 //!
 //! The names are those the full list would have (`WALL:BALL`, `A-B`), and what
 //! persists across steps — the handled set `F⁺` of Platt's algorithms, the warm
@@ -206,55 +208,93 @@ impl ContactGenerator {
                 (bodies[b].kinematics(at.q(), at.qd()).p, reach, corners)
             })
             .collect();
-        for (x, &i) in self.shape_bodies.iter().enumerate() {
-            for (y, &j) in self.shape_bodies.iter().enumerate().skip(x + 1) {
-                if !bodies[i].is_dynamic() && !bodies[j].is_dynamic() {
-                    continue;
-                }
-                let ((pi, ri, ci), (pj, rj, cj)) = (&shapes[x], &shapes[y]);
-                if (pi - pj).norm() > ri + rj + margin {
-                    continue;
-                }
-                for c in corners_on_edges(ci, cj, margin, ri + rj, swept) {
-                    let (a, b) = if c.second { (j, i) } else { (i, j) };
-                    keys.push(ConstraintKey::Corner { a, corner: c.corner, b, edge: c.edge });
-                }
+        // Each shape's bounding circle and each ball's or disc's, on one grid:
+        // the pairs of circles in neighbouring cells, a superset of those
+        // within the margin, each then tested as before (issue 38, part 5:
+        // the corner broad phase was every pair of shapes, O(n²)).
+        let discs: Vec<(usize, Vector2<f64>, f64)> =
+            self.pair_bodies.iter().map(|&d| (d, bodies[d].kinematics(at.q(), at.qd()).p, bodies[d].radius)).collect();
+        let circles: Vec<(Vector2<f64>, f64)> =
+            shapes.iter().map(|(p, reach, _)| (*p, *reach)).chain(discs.iter().map(|&(_, p, r)| (p, r))).collect();
+        let ns = shapes.len();
+        for (x, y) in neighbours(&circles, margin) {
+            if y < ns {
+                self.shape_pair(bodies, &shapes, x, y, margin, swept, keys);
+            } else if x < ns {
+                self.shape_disc(bodies, &shapes[x], self.shape_bodies[x], discs[y - ns], margin, swept, keys);
             }
         }
-        for &d in &self.pair_bodies {
-            let (centre, r) = (bodies[d].kinematics(at.q(), at.qd()).p, bodies[d].radius);
-            for (x, &s) in self.shape_bodies.iter().enumerate() {
-                let (p, reach, corners) = &shapes[x];
-                if (!bodies[d].is_dynamic() && !bodies[s].is_dynamic()) || (p - centre).norm() > reach + r + margin {
-                    continue;
-                }
-                match disc_feature(corners, centre, r) {
-                    Some(DiscFeature::Edge { edge, gap }) if gap <= margin => {
-                        keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge })
-                    }
-                    Some(DiscFeature::Corner { corner, gap }) if gap <= margin => {
-                        keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d })
-                    }
-                    _ => {}
-                }
-                // Beside the nearest feature, when the margin is the sweep of
-                // a fast body's step, every other one the disc is within it
-                // of, from outside: a polygon turning fast within a step may
-                // bring any corner or edge to it (issue 36).
-                if !swept {
-                    continue;
-                }
-                for (corner, v) in corners.iter().enumerate() {
-                    if (centre - v).norm() - r <= margin {
-                        keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d });
-                    }
-                }
-                for edge in 0..corners.len() {
-                    let (_, outside, along, len) = edge_frame(corners, edge, centre);
-                    if outside > 0.0 && outside - r <= margin && along >= -margin && along <= len + margin {
-                        keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge });
-                    }
-                }
+    }
+
+    /// The corner rows of shapes `x` and `y` (indices into `shape_bodies`).
+    #[allow(clippy::too_many_arguments)]
+    fn shape_pair(
+        &self,
+        bodies: &[Body],
+        shapes: &[(Vector2<f64>, f64, Vec<Vector2<f64>>)],
+        x: usize,
+        y: usize,
+        margin: f64,
+        swept: bool,
+        keys: &mut Vec<ConstraintKey>,
+    ) {
+        let (i, j) = (self.shape_bodies[x], self.shape_bodies[y]);
+        if !bodies[i].is_dynamic() && !bodies[j].is_dynamic() {
+            return;
+        }
+        let ((pi, ri, ci), (pj, rj, cj)) = (&shapes[x], &shapes[y]);
+        if (pi - pj).norm() > ri + rj + margin {
+            return;
+        }
+        for c in corners_on_edges(ci, cj, margin, ri + rj, swept) {
+            let (a, b) = if c.second { (j, i) } else { (i, j) };
+            keys.push(ConstraintKey::Corner { a, corner: c.corner, b, edge: c.edge });
+        }
+    }
+
+    /// The rows of a ball or a disc (`(d, centre, radius)`) on shape `s`
+    /// (`(centre, reach, corners)`): its nearest feature, and when the margin
+    /// is a fast body's sweep every other feature within it.
+    #[allow(clippy::too_many_arguments)]
+    fn shape_disc(
+        &self,
+        bodies: &[Body],
+        shape: &(Vector2<f64>, f64, Vec<Vector2<f64>>),
+        s: usize,
+        (d, centre, r): (usize, Vector2<f64>, f64),
+        margin: f64,
+        swept: bool,
+        keys: &mut Vec<ConstraintKey>,
+    ) {
+        let (p, reach, corners) = shape;
+        if (!bodies[d].is_dynamic() && !bodies[s].is_dynamic()) || (p - centre).norm() > reach + r + margin {
+            return;
+        }
+        match disc_feature(corners, centre, r) {
+            Some(DiscFeature::Edge { edge, gap }) if gap <= margin => {
+                keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge })
+            }
+            Some(DiscFeature::Corner { corner, gap }) if gap <= margin => {
+                keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d })
+            }
+            _ => {}
+        }
+        // Beside the nearest feature, when the margin is the sweep of a fast
+        // body's step, every other one the disc is within it of, from
+        // outside: a polygon turning fast within a step may bring any corner
+        // or edge to it (issue 36).
+        if !swept {
+            return;
+        }
+        for (corner, v) in corners.iter().enumerate() {
+            if (centre - v).norm() - r <= margin {
+                keys.push(ConstraintKey::CornerDisc { a: s, corner, disc: d });
+            }
+        }
+        for edge in 0..corners.len() {
+            let (_, outside, along, len) = edge_frame(corners, edge, centre);
+            if outside > 0.0 && outside - r <= margin && along >= -margin && along <= len + margin {
+                keys.push(ConstraintKey::Corner { a: d, corner: 0, b: s, edge });
             }
         }
     }
@@ -356,22 +396,49 @@ impl ContactGenerator {
 }
 
 /// Index pairs `(i, j)`, `i < j`, of discs `(centre, radius)` whose gap
-/// `|p_i − p_j| − r_i − r_j` is at most `margin`, by a uniform grid of cells as
-/// wide as the largest disc plus the margin: each disc is compared with those
-/// of its cell and the eight around it. `O(n)` for discs of similar size.
+/// `|p_i − p_j| − r_i − r_j` is at most `margin`: the [`neighbours`] that are.
+/// `O(n)` for discs of similar size.
 pub fn pairs_within(discs: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, usize)> {
-    let rmax = discs.iter().map(|d| d.1).fold(0.0, f64::max);
+    let mut out = neighbours(discs, margin);
+    out.retain(|&(i, j)| {
+        let ((p, r), (q, s)) = (discs[i], discs[j]);
+        (p - q).norm() - r - s <= margin
+    });
+    out
+}
+
+/// Index pairs `(i, j)`, `i < j`, sorted, that hold every pair of circles
+/// `(centre, radius)` whose gap `|p_i − p_j| − r_i − r_j` is at most
+/// `margin` (and more: the caller tests each), by a uniform grid.
+///
+/// A cell is as wide as the largest circle of the grid plus the margin, so
+/// two circles within the margin of each other are in the same cell or in
+/// neighbouring ones: each circle meets those of its cell and the eight
+/// around it. A circle much larger than the others (over four times their
+/// median radius: a fixed slab under a pile of boxes) stays out of the grid,
+/// whose cells it would widen for all, and meets every circle; so does a
+/// circle at a non-finite place. `O(n)` for circles of similar size.
+pub fn neighbours(circles: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, usize)> {
+    let finite = |p: &Vector2<f64>, r: f64| p.x.is_finite() && p.y.is_finite() && r.is_finite();
+    let mut radii: Vec<f64> = circles.iter().filter(|(p, r)| finite(p, *r)).map(|c| c.1).collect();
+    radii.sort_unstable_by(f64::total_cmp);
+    let median = radii.get(radii.len() / 2).copied().unwrap_or(0.0);
+    let large = |p: &Vector2<f64>, r: f64| !finite(p, r) || r > 4.0 * median;
+    let rmax = circles.iter().filter(|(p, r)| !large(p, *r)).map(|c| c.1).fold(0.0, f64::max);
     let cell = (2.0 * rmax + margin).max(1e-9);
     let key = |p: &Vector2<f64>| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64);
     let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    for (i, (p, _)) in discs.iter().enumerate() {
-        if p.x.is_finite() && p.y.is_finite() {
+    let mut outside = Vec::new();
+    for (i, (p, r)) in circles.iter().enumerate() {
+        if large(p, *r) {
+            outside.push(i);
+        } else {
             grid.entry(key(p)).or_default().push(i);
         }
     }
     let mut out = Vec::new();
-    for (i, (p, r)) in discs.iter().enumerate() {
-        if !(p.x.is_finite() && p.y.is_finite()) {
+    for (i, (p, r)) in circles.iter().enumerate() {
+        if large(p, *r) {
             continue;
         }
         let (cx, cy) = key(p);
@@ -380,17 +447,15 @@ pub fn pairs_within(discs: &[(Vector2<f64>, f64)], margin: f64) -> Vec<(usize, u
                 // Far coordinates saturate to the grid's last cell (`as` does),
                 // and so do their neighbours: no overflow, no wrap-around.
                 let Some(cell) = grid.get(&(cx.saturating_add(dx), cy.saturating_add(dy))) else { continue };
-                for &j in cell.iter().filter(|&&j| j > i) {
-                    let (q, s) = discs[j];
-                    if (p - q).norm() - r - s <= margin {
-                        out.push((i, j));
-                    }
-                }
+                out.extend(cell.iter().filter(|&&j| j > i).map(|&j| (i, j)));
             }
         }
     }
+    for &i in &outside {
+        out.extend((0..circles.len()).filter(|&j| j != i).map(|j| (i.min(j), i.max(j))));
+    }
     out.sort_unstable();
-    // A saturated key visits its cell twice.
+    // A saturated key visits its cell twice; two large circles meet twice.
     out.dedup();
     out
 }
@@ -422,6 +487,42 @@ mod tests {
             }
             assert!(!brute.is_empty());
             assert_eq!(pairs_within(&discs, margin), brute, "margin {margin}");
+        }
+    }
+
+    /// The grid's neighbours hold every pair of circles within the margin,
+    /// found by brute force, for circles of mixed sizes (a large slab among
+    /// small boxes, which stays out of the grid) and circles at no place.
+    #[test]
+    fn neighbours_hold_every_near_pair_of_mixed_circles() {
+        let mut seed = 11u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut circles: Vec<(Vector2<f64>, f64)> =
+            (0..400).map(|_| (Vector2::new(rnd() * 4.0 - 2.0, rnd() * 4.0), 0.05 + 0.1 * rnd())).collect();
+        circles.push((Vector2::new(0.0, -5.0), 5.2));
+        circles.push((Vector2::new(30.0, 30.0), 20.0));
+        circles.push((Vector2::new(f64::NAN, 0.0), 0.1));
+        for margin in [0.0, 0.02, 0.1] {
+            let found = neighbours(&circles, margin);
+            let mut near = 0;
+            for i in 0..circles.len() {
+                for j in i + 1..circles.len() {
+                    let ((p, r), (q, s)) = (circles[i], circles[j]);
+                    let nan = !(p.x.is_finite() && q.x.is_finite());
+                    if nan || (p - q).norm() - r - s <= margin {
+                        near += 1;
+                        assert!(found.binary_search(&(i, j)).is_ok(), "margin {margin}: ({i}, {j}) missed");
+                    }
+                }
+            }
+            // The slab under the field meets the bottom row, and the grid
+            // keeps its candidates near: far fewer than every pair.
+            assert!(near > circles.len(), "margin {margin}: {near} near pairs");
+            let all = circles.len() * (circles.len() - 1) / 2;
+            assert!(found.len() < all / 5, "margin {margin}: {} candidates of {all}", found.len());
         }
     }
 
