@@ -300,13 +300,13 @@ fn no_impact_with_friction_creates_energy_where_newtons_law_would() {
         cases += 1;
         let rows = [n, t];
         let a = DMatrix::from_fn(2, 2, |i, j| rows[i].weighted_dot(&rows[j], &p.minv));
-        let newton = Problem {
+        let newton = Problem::new(
             a,
-            b: vec![-2.0 * n.dot(&qd), -t.dot(&qd)],
-            neq: 0,
-            nnormal: 1,
-            contacts: vec![FrictionContact { normal: 0, tangent: 1, mu, sliding: None }],
-        };
+            vec![-2.0 * n.dot(&qd), -t.dot(&qd)],
+            0,
+            1,
+            vec![FrictionContact { normal: 0, tangent: 1, mu, sliding: None }],
+        );
         let lambda = newton.solve(newton.start(&[true])).expect("the velocity problem has an answer").lambda;
         let mut after = qd.clone();
         for (r, l) in rows.iter().zip(&lambda) {

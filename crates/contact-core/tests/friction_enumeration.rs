@@ -106,7 +106,7 @@ fn random_problem(rng: &mut Rng, kind: Kind, max_contacts: usize) -> Problem {
             sliding: (kind.sliding && rng.next() < 0.6).then(|| if rng.next() < 0.5 { 1.0 } else { -1.0 }),
         })
         .collect();
-    Problem { a: a * scale, b, neq, nnormal, contacts }
+    Problem::new(a * scale, b, neq, nnormal, contacts)
 }
 
 /// A random planar rigid-body problem: one or two bodies (`x, y, θ`
@@ -164,7 +164,7 @@ fn rigid_problem(rng: &mut Rng, sliding: bool, pressing: bool) -> Problem {
             sliding: (pressing || (sliding && rng.next() < 0.7)).then(|| if rng.next() < 0.5 { 1.0 } else { -1.0 }),
         })
         .collect();
-    Problem { a: a * scale, b, neq: 0, nnormal: k, contacts }
+    Problem::new(a * scale, b, 0, k, contacts)
 }
 
 /// `‖A‖∞` (the largest row sum).
@@ -509,16 +509,16 @@ fn a_ray_of_lemke_is_no_proof_for_two_sliding_corners() {
             8.80980031201853,
         ],
     );
-    let p = Problem {
+    let p = Problem::new(
         a,
-        b: vec![2.4676247900566364, 2.8046487322003246, -0.5146972005178689, 0.10741237636265577],
-        neq: 0,
-        nnormal: 2,
-        contacts: vec![
+        vec![2.4676247900566364, 2.8046487322003246, -0.5146972005178689, 0.10741237636265577],
+        0,
+        2,
+        vec![
             FrictionContact { normal: 0, tangent: 2, mu: 0.3315102482726867, sliding: Some(1.0) },
             FrictionContact { normal: 1, tangent: 3, mu: 1.6317090566075847, sliding: Some(1.0) },
         ],
-    };
+    );
     let ans = p.solve(p.start(&[])).expect("an answer exists");
     assert_eq!(ans.method, Method::Enumeration);
     assert_eq!(ans.modes, vec![Mode::Slip(1.0), Mode::Off]);
@@ -530,13 +530,13 @@ fn a_ray_of_lemke_is_no_proof_for_two_sliding_corners() {
 /// no answer, and the failure says that the enumeration proved it.
 #[test]
 fn inconsistency_says_which_test_established_it() {
-    let p = Problem {
-        a: DMatrix::from_row_slice(2, 2, &[1.75, 1.299, 1.299, 1.75]),
-        b: vec![9.81, 0.0],
-        neq: 0,
-        nnormal: 1,
-        contacts: vec![FrictionContact { normal: 0, tangent: 1, mu: 2.0, sliding: Some(1.0) }],
-    };
+    let p = Problem::new(
+        DMatrix::from_row_slice(2, 2, &[1.75, 1.299, 1.299, 1.75]),
+        vec![9.81, 0.0],
+        0,
+        1,
+        vec![FrictionContact { normal: 0, tangent: 1, mu: 2.0, sliding: Some(1.0) }],
+    );
     let e = p.solve(p.start(&[])).unwrap_err();
     let proof = Proof::Enumeration { statuses: 2 };
     assert_eq!(e, contact_core::coulomb::Failure::Inconsistent { blamed: vec![0], proof });
@@ -593,7 +593,7 @@ fn the_impulse_that_stops_every_slip_is_found_where_the_cone_allows_one() {
         let contacts = (0..k)
             .map(|c| FrictionContact { normal: c, tangent: k + c, mu: rng.range(0.1, 2.0), sliding: None })
             .collect();
-        let p = Problem { a, b: (-v).iter().copied().collect(), neq: 0, nnormal: k, contacts };
+        let p = Problem::new(a, (-v).iter().copied().collect(), 0, k, contacts);
         let start = p.start(&vec![true; k]);
         let (best, beyond) = oracle_status(&p, &start);
         if beyond || (best > 1e-11 && best <= 1e-8) {

@@ -42,7 +42,7 @@
 //! where the algorithm is chosen).
 
 use crate::constraint::SparseRow;
-use crate::coulomb::{Change, Failure, FrictionContact, Method, Mode, Problem, dense_a};
+use crate::coulomb::{Change, DENSE_ROWS, Failure, FrictionContact, Method, Mode, Problem, dense_a};
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::lcp::{Cap, Stop, contract_ratio, least_squares, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
@@ -97,8 +97,9 @@ pub fn solve(
             }
         }
         let m = rows.len();
-        let a = dense_a(&rows, &p.minv);
-        let mut problem = Problem { a, b, neq: neq_local, nnormal: normals.len(), contacts };
+        // An island past the dense problem's bound takes its frictionless
+        // answer, and the step says so (`Stop::Friction`).
+        let too_large = m > DENSE_ROWS && !contacts.is_empty();
         // The island's frictionless answer (the exact LCP of eq. 6): where no
         // row was handled at the last step (a first contact, the first step)
         // its handled set is the start, each contact sticking; a pile at rest
@@ -112,7 +113,7 @@ pub fn solve(
             solve_lcp(graph, b, neq_local, &[], 0.0)
         };
         let mut warm_local: Vec<bool> = normals.iter().map(|&i| warm[i]).collect();
-        if problem.contacts.is_empty() {
+        if contacts.is_empty() || too_large {
             // No friction in this island: the frictionless exact LCP, as ever,
             // held to its contract, targets that conflict taken off (as in
             // `exact`, whose polish alone it skips).
@@ -135,8 +136,13 @@ pub fn solve(
                 handled[i] = lcp.clamped[l];
             }
             trace.capped = trace.capped.or(lcp.capped);
+            if too_large {
+                trace.capped = trace.capped.or(Some(Cap { rows: m, pivots: 0, why: Stop::Friction }));
+            }
             continue;
         }
+        let a = dense_a(&rows, &p.minv);
+        let mut problem = Problem::new(a, b, neq_local, normals.len(), contacts);
         if !warm_local[neq_local..].iter().any(|w| *w) {
             warm_local = frictionless().clamped;
         }

@@ -119,6 +119,16 @@ pub struct Problem {
     /// Rows `0..nnormal` are normal rows; the rest are tangential rows.
     pub nnormal: usize,
     pub contacts: Vec<FrictionContact>,
+    /// `‖A‖∞`, the largest row sum of `|A_ij|`, taken once: every contract
+    /// check needs it, and on a 210-box pyramid (2400 rows, dense) taking
+    /// it at each check was 39 % of a step.
+    norm_a: f64,
+    /// Row by row, the columns `j` with `A_ij ≠ 0` (the diagonal too) and
+    /// their values, by increasing `j`: `A λ` and the sparse solve read `A`
+    /// through them (on a pile, a row has a handful of non-zeros among
+    /// thousands). Summed in the order of `j`, `A λ` is the dense product's
+    /// bit for bit (a zero term adds nothing).
+    nz: Vec<Vec<(usize, f64)>>,
 }
 
 /// The status of a normal row.
@@ -237,20 +247,51 @@ pub fn dense_a(rows: &[&crate::constraint::SparseRow], minv: &[f64]) -> DMatrix<
     a
 }
 
+/// The most rows (normal and tangential) a problem with friction is built
+/// for: its `A` is dense, 134 MB at this bound. A larger island (a fuzzed
+/// scene whose margin takes every pair of corners: 85,000 rows, 58 GB) is
+/// solved without friction, and the step says so ([`crate::lcp::Stop::Friction`]).
+pub const DENSE_ROWS: usize = 4096;
+
 /// Relative regularization of each LU (module docs).
 const EPS: f64 = 1e-10;
 /// The relative contract (module docs).
 const CONTRACT: f64 = 1e-9;
 
 impl Problem {
+    /// The problem `A λ − b = w` of the module docs over `nnormal` normal
+    /// rows (the first `neq` of them equalities) and the tangential rows of
+    /// `contacts`. (`a` is not to be changed after: its norm is kept.)
+    pub fn new(a: DMatrix<f64>, b: Vec<f64>, neq: usize, nnormal: usize, contacts: Vec<FrictionContact>) -> Problem {
+        // Column by column (the storage's order: rows across a column-major
+        // matrix of 2400 rows missed the cache on every read).
+        let m = a.nrows();
+        let mut sums = vec![0.0; m];
+        let mut nz: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+        for (j, column) in a.column_iter().enumerate() {
+            for (i, &v) in column.iter().enumerate() {
+                sums[i] += v.abs();
+                if v != 0.0 {
+                    nz[i].push((j, v));
+                }
+            }
+        }
+        let norm_a = sums.into_iter().fold(0.0, f64::max);
+        Problem { a, b, neq, nnormal, contacts, norm_a, nz }
+    }
+
     fn m(&self) -> usize {
         self.b.len()
     }
 
     /// `w = A λ − b`.
     pub fn w(&self, lambda: &[f64]) -> Vec<f64> {
-        let l = DVector::from_column_slice(lambda);
-        (&self.a * l).iter().zip(&self.b).map(|(a, b)| a - b).collect()
+        if lambda.iter().any(|l| !l.is_finite()) {
+            // As the dense product would: 0 · ∞ is NaN in every row.
+            let l = DVector::from_column_slice(lambda);
+            return (&self.a * l).iter().zip(&self.b).map(|(a, b)| a - b).collect();
+        }
+        self.nz.iter().zip(&self.b).map(|(row, b)| row.iter().fold(0.0, |s, &(j, v)| s + v * lambda[j]) - b).collect()
     }
 
     /// `(ε_w, ε_λ)` of the contract at `λ`.
@@ -262,7 +303,7 @@ impl Problem {
     /// ‖A‖`; `strict`: with `‖A‖ ‖λ‖` counted up to `10³ ‖b‖`
     /// ([`Problem::strict_ratio`]).
     fn tolerances_with(&self, lambda: &[f64], strict: bool) -> (f64, f64) {
-        let norm_a = (0..self.m()).map(|i| self.a.row(i).iter().map(|x| x.abs()).sum::<f64>()).fold(0.0, f64::max);
+        let norm_a = self.norm_a;
         let nl = lambda.iter().map(|x| x * x).sum::<f64>().sqrt();
         let nb = self.b.iter().map(|x| x * x).sum::<f64>().sqrt();
         let mut forces = norm_a * nl;
@@ -318,7 +359,7 @@ impl Problem {
             })
             .collect();
         // A row with no mass behind it (A_ii = 0) or too many slips: dense LU.
-        let sparse = if slips.len() <= MAX_WOODBURY { sparse_solve(&self.a, &rows, &rhs, &slips) } else { None };
+        let sparse = if slips.len() <= MAX_WOODBURY { sparse_solve(self, &rows, &rhs, &slips) } else { None };
         let x = match sparse {
             Some(x) => x,
             None => {
@@ -1052,23 +1093,31 @@ const MAX_WOODBURY: usize = 24;
 /// `K⁻¹ = S⁻¹ − S⁻¹U (I + Vᵀ S⁻¹ U)⁻¹ Vᵀ S⁻¹` for the slips, then two
 /// rounds of refinement on `K` itself (as [`regularized_solve`]).
 fn sparse_solve(
-    a: &DMatrix<f64>,
+    problem: &Problem,
     rows: &[usize],
     r: &DVector<f64>,
     slips: &[(usize, usize, f64)],
 ) -> Option<DVector<f64>> {
+    let a = &problem.a;
     let n = rows.len();
+    // Each row's non-zeros among `rows`, by their place there.
+    let mut place = vec![usize::MAX; problem.m()];
+    for (li, &i) in rows.iter().enumerate() {
+        place[i] = li;
+    }
     let g = SchurGraph {
         diag: rows.iter().map(|&i| a[(i, i)]).collect(),
         adj: rows
             .iter()
             .enumerate()
             .map(|(li, &i)| {
-                rows.iter()
-                    .enumerate()
-                    .filter(|&(lj, &j)| lj != li && a[(i, j)] != 0.0)
-                    .map(|(lj, &j)| (lj, a[(i, j)]))
-                    .collect()
+                let mut adj: Vec<(usize, f64)> = problem.nz[i]
+                    .iter()
+                    .filter(|&&(j, _)| place[j] != usize::MAX && place[j] != li)
+                    .map(|&(j, v)| (place[j], v))
+                    .collect();
+                adj.sort_unstable_by_key(|&(lj, _)| lj);
+                adj
             })
             .collect(),
     };
@@ -1304,7 +1353,7 @@ mod tests {
         let contacts = (0..ncontacts)
             .map(|c| FrictionContact { normal: c, tangent: ncontacts + c, mu: 0.2 + 0.8 * rnd().abs(), sliding: None })
             .collect();
-        Problem { a, b, neq: 0, nnormal: ncontacts, contacts }
+        Problem::new(a, b, 0, ncontacts, contacts)
     }
 
     /// Pivoting (and Lemke where it cycles) finds a complementary answer on
@@ -1347,13 +1396,13 @@ mod tests {
     #[test]
     fn painleve_has_no_answer() {
         let a = DMatrix::from_row_slice(2, 2, &[1.75, 1.299, 1.299, 1.75]);
-        let p = Problem {
+        let p = Problem::new(
             a,
-            b: vec![9.81, 0.0],
-            neq: 0,
-            nnormal: 1,
-            contacts: vec![FrictionContact { normal: 0, tangent: 1, mu: 2.0, sliding: Some(1.0) }],
-        };
+            vec![9.81, 0.0],
+            0,
+            1,
+            vec![FrictionContact { normal: 0, tangent: 1, mu: 2.0, sliding: Some(1.0) }],
+        );
         let proof = Proof::Enumeration { statuses: 2 };
         assert_eq!(p.solve(p.start(&[])).unwrap_err(), Failure::Inconsistent { blamed: vec![0], proof });
         // Pulled out (b_n < 0): the rod lifts, λ = 0.

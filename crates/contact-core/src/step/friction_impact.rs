@@ -54,7 +54,7 @@
 //! M q̇⁻ + Pᵀ v⁺ − ½ Pᵀ A P`; with `e > 0` the check above holds.
 
 use crate::constraint::SparseRow;
-use crate::coulomb::{FrictionContact, Problem, dense_a};
+use crate::coulomb::{DENSE_ROWS, FrictionContact, Problem, dense_a};
 use crate::friction::islands;
 use crate::kkt::ContactProblem;
 use crate::model::State;
@@ -133,6 +133,11 @@ fn island_impact(
             vt.push(t.row.dot(qd));
         }
     }
+    // Past the dense problem's bound: no answer here (the caller takes the
+    // frictionless one and says so).
+    if jrows.len() > DENSE_ROWS {
+        return None;
+    }
     let a = dense_a(&jrows, &problem.minv);
     // The restitution scaled by `share` ∈ [0, 1].
     let b_with = |share: f64| -> Vec<f64> {
@@ -151,8 +156,12 @@ fn island_impact(
     // every slip, the start itself, solved completely: the one that does,
     // whenever the cone allows one; where it does not and pivoting found
     // no impulse at all, the answer nearest the start (module docs).
+    // One problem, its `b` set for each solve (a copy of a dense `A` each
+    // time cost a 210-box pyramid 46 MB a step).
+    let problem_of = std::cell::RefCell::new(Problem::new(a, Vec::new(), neq, rows.len(), contacts.clone()));
     let solve = |b: Vec<f64>| -> Option<Vec<f64>> {
-        let p = Problem { a: a.clone(), b, neq, nnormal: rows.len(), contacts: contacts.clone() };
+        let mut p = problem_of.borrow_mut();
+        p.b = b;
         let start = p.start(&warm);
         let pivoted = p.solve(start.clone()).ok().map(|ans| ans.lambda);
         if let Some(lambda) = pivoted.as_ref().filter(|l| p.holds_with(&start, l)) {
