@@ -4,6 +4,7 @@
 //! problems against a brute-force enumeration of the velocity problem's
 //! active sets.
 
+use contact_core::lcp::{self, Stop};
 use contact_core::scene::{Overrides, Scene, parse};
 use contact_core::{ConstraintKind, Scheme, StepStatus, World};
 
@@ -258,4 +259,30 @@ fn small_random_problems_agree_with_brute_force_enumeration() {
     }
     // Most cases have contacts that take impulses (not only free flight).
     assert!(checked > 100, "only {checked} cases with an impulse");
+}
+
+/// A step far longer than the scene's motions (one second on Box2D's
+/// pyramid, falling): its margin sweeps every corner past every edge, tens
+/// of thousands of rows that share every coordinate. The step is not
+/// solved, and says why, instead of factoring for minutes (the scene
+/// fuzzer met it on a larger pyramid).
+#[test]
+fn a_problem_past_what_a_step_factors_is_refused_and_said() {
+    let path = format!("{}/../../assets/scenes/box-pyramid.ron", env!("CARGO_MANIFEST_DIR"));
+    let s = contact_core::scene::load(std::path::Path::new(&path), &Overrides::default()).expect("scene loads");
+    let mut w = s.world;
+    w.settings.scheme = Scheme::TimeStepping;
+    // Falling at 10 m/s: the next one-second step's margin is 40 m.
+    for b in 0..w.model.bodies.len() {
+        let o = w.model.bodies[b].offset;
+        w.state.qd[o + 1] = -10.0;
+    }
+    let report = w.step(1.0);
+    let cap = report.traces.iter().find_map(|t| t.capped).expect("the step says it was not solved");
+    assert!(matches!(cap.why, Stop::TooLarge(pairs) if pairs > lcp::MAX_COUPLING), "{cap:?}");
+    assert!(cap.sentence().contains("share coordinates") && cap.sentence().contains("not solved"));
+    // Unsolved, the bodies fall through one another: the status says so
+    // (here the divergence check, 20 m inside).
+    assert!(!matches!(report.status, StepStatus::Ok), "{:?}", report.status);
+    assert!(w.state.q.iter().all(|q| q.is_finite()));
 }

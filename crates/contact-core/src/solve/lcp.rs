@@ -160,7 +160,17 @@ pub enum Stop {
     /// complementary answer on an island with no sliding contact; the step
     /// took the island's frictionless answer ([`crate::friction`]).
     Friction,
+    /// The problem couples this many pairs of rows through a shared
+    /// coordinate, past what a step factors ([`MAX_COUPLING`]): not solved.
+    TooLarge(usize),
 }
+
+/// The most pairs of rows sharing a coordinate (`Σ_d n_d²`, `n_d` the rows
+/// on coordinate `d`) a velocity problem is solved with: a 1000-ball pile
+/// has 7e4, a 210-box pyramid 1e5. A step of a second on a pyramid of boxes
+/// sweeps every corner past every edge (85,000 rows, 3e8 pairs): its
+/// factorization would take minutes and gigabytes, so the step says so.
+pub const MAX_COUPLING: usize = 20_000_000;
 
 impl Cap {
     /// What happened, in a sentence (the trace, the step's status).
@@ -182,6 +192,11 @@ impl Cap {
             Stop::Contract(ratio) => format!(
                 "the exact answer on {rows} rows misses its contract (λ ≥ −ε_λ, a ≥ −ε_a, |λ a| ≤ ε_c) by a factor \
                  of {ratio:.1}"
+            ),
+            Stop::TooLarge(pairs) => format!(
+                "the problem's {rows} rows share coordinates in {pairs} pairs, past the {MAX_COUPLING} a step \
+                 factors (a step far longer than the scene's motions sweeps every body past every other): the step \
+                 was not solved"
             ),
             Stop::Friction => format!(
                 "no answer with Coulomb friction on an island of {rows} contacts (Lemke's method ended on a ray): \

@@ -224,6 +224,18 @@ fn solve_rows(
     if rows.is_empty() {
         return Solved { qd: vfree.to_vec(), impulse, friction, islands: 0, capped: None };
     }
+    // Rows that couple past what a step factors: not solved, and said.
+    let mut on = vec![0usize; vfree.len()];
+    for &k in rows {
+        for (d, _) in problem.rows[k].row.entries() {
+            on[*d] += 1;
+        }
+    }
+    let pairs = on.iter().map(|n| n * n).sum::<usize>();
+    if pairs > lcp::MAX_COUPLING {
+        let capped = Some(Cap { rows: rows.len(), pivots: 0, why: lcp::Stop::TooLarge(pairs) });
+        return Solved { qd: vfree.to_vec(), impulse, friction, islands: 0, capped };
+    }
     // With friction: Coulomb's cone at the velocity level, the targets as
     // biases; no restitution scaling is asked of it (`e` is in `c`).
     if problem.has_friction(rows) {
