@@ -1,10 +1,12 @@
 //! Compare mode (key `C`, the toolbar's "⇶ Compare"): the state on screen is
-//! forked into one lane per chosen algorithm ([`contact_core::lanes`]), and the
+//! forked into one lane per chosen method ([`contact_core::Method`]: the
+//! paper's event-driven scheme with each algorithm, or time-stepping), and the
 //! lanes take every step the lab takes, on the same inputs: each step's entries
 //! of the input log ([`Lab::given`]) — springs, dragged forces, cue shots,
-//! settings but the algorithm, `h` — are given to every lane before it steps.
+//! settings but the scheme and the algorithm, `h` — are given to every lane
+//! before it steps.
 //!
-//! The world view draws the lanes as ghosts in their algorithm's colour (a
+//! The world view draws the lanes as ghosts in their method's colour (a
 //! body where the lab has it, within a pixel, is not drawn over it), the
 //! plots overlay their series, and the Compare panel (docked above the view) reads out, per lane,
 //! `‖q − q_Exact‖`, the largest penetration since the fork, the energy, the
@@ -20,7 +22,7 @@ use std::collections::HashMap;
 
 use bevy::math::{DVec2, Isometry2d};
 use bevy::prelude::*;
-use contact_core::{Algorithm, ConstraintKind, Lane};
+use contact_core::{ConstraintKind, Lane, Method};
 use egui_plot::PlotPoint;
 
 use super::lab::gizmo::f;
@@ -43,9 +45,9 @@ pub struct AppLane {
 }
 
 impl AppLane {
-    fn new(lab: &Lab, algorithm: Algorithm, h: f64, drags: Option<&Drags>) -> Self {
+    fn new(lab: &Lab, method: Method, h: f64, drags: Option<&Drags>) -> Self {
         let springs = drags.map(Drags::core_springs).unwrap_or_default();
-        AppLane { lane: Lane::fork(&lab.world, algorithm, h, &springs), from: lab.time(), series: HashMap::new() }
+        AppLane { lane: Lane::fork(&lab.world, method, h, &springs), from: lab.time(), series: HashMap::new() }
     }
 
     fn record(&mut self, wanted: &[String]) {
@@ -70,8 +72,8 @@ impl AppLane {
 pub struct Compare {
     pub on: bool,
     pub lanes: Vec<AppLane>,
-    /// Algorithms that get a lane at a fork (the lab's own is the main run).
-    pub chosen: Vec<Algorithm>,
+    /// Methods that get a lane at a fork (the lab's own is the main run).
+    pub chosen: Vec<Method>,
     /// Series names the plots show now: the lanes record those.
     pub wanted: Vec<String>,
     generation: Option<u64>,
@@ -82,14 +84,14 @@ pub struct Compare {
 }
 
 impl Compare {
-    /// The algorithms forked when none were chosen: all four.
-    fn choice(&self) -> Vec<Algorithm> {
-        if self.chosen.is_empty() { Algorithm::ALL.to_vec() } else { self.chosen.clone() }
+    /// The methods forked when none were chosen: all five.
+    fn choice(&self) -> Vec<Method> {
+        if self.chosen.is_empty() { Method::ALL.to_vec() } else { self.chosen.clone() }
     }
 
-    /// The lane of `algorithm`, if any.
-    pub fn lane(&self, algorithm: Algorithm) -> Option<&AppLane> {
-        self.lanes.iter().find(|l| l.lane.algorithm() == algorithm)
+    /// The lane of `method`, if any.
+    pub fn lane(&self, method: Method) -> Option<&AppLane> {
+        self.lanes.iter().find(|l| l.lane.method() == method)
     }
 }
 
@@ -97,12 +99,12 @@ impl Compare {
 #[derive(Message, Clone, Debug, PartialEq)]
 pub enum CompareAction {
     Toggle,
-    /// Fork the chosen algorithms from the state shown (`false`) or the scene's start.
+    /// Fork the chosen methods from the state shown (`false`) or the scene's start.
     Fork {
         from_start: bool,
     },
     /// Add one lane at the state shown (the timeline's "run from here with X").
-    Branch(Algorithm),
+    Branch(Method),
     Remove(usize),
     /// Make lane `i` the lab's run and leave compare mode.
     Keep(usize),
@@ -155,20 +157,19 @@ fn keyboard(
     }
 }
 
-/// Forks one lane per chosen algorithm other than the lab's from its state now.
+/// Forks one lane per chosen method other than the lab's from its state now.
 fn fork(world: &mut World) {
-    let main = world.get_resource::<Lab>().map(|l| l.world.settings.algorithm);
-    let choice: Vec<Algorithm> =
-        world.resource::<Compare>().choice().into_iter().filter(|&a| Some(a) != main).collect();
+    let main = world.get_resource::<Lab>().map(|l| Method::of(&l.world.settings));
+    let choice: Vec<Method> = world.resource::<Compare>().choice().into_iter().filter(|&m| Some(m) != main).collect();
     fork_lanes(world, &choice);
 }
 
-/// Compare mode on, with one lane per algorithm of `algorithms` from the lab's state now.
-fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
+/// Compare mode on, with one lane per method of `methods` from the lab's state now.
+fn fork_lanes(world: &mut World, methods: &[Method]) {
     let h = world.resource::<StepSettings>().h;
     let Some(lab) = world.get_resource::<Lab>() else { return };
     let drags = world.get_resource::<Drags>();
-    let lanes: Vec<AppLane> = algorithms.iter().map(|&a| AppLane::new(lab, a, h, drags)).collect();
+    let lanes: Vec<AppLane> = methods.iter().map(|&m| AppLane::new(lab, m, h, drags)).collect();
     let generation = lab.generation;
     // Lanes fork from the state shown: a step in flight from it is taken again, with them.
     world.resource_mut::<StepInFlight>().cancel();
@@ -184,7 +185,7 @@ fn fork_lanes(world: &mut World, algorithms: &[Algorithm]) {
 fn refork(world: &mut World) {
     if std::mem::take(&mut world.resource_mut::<Compare>().refork) {
         let compare = world.resource::<Compare>();
-        let lanes: Vec<Algorithm> = compare.lanes.iter().map(|l| l.lane.algorithm()).collect();
+        let lanes: Vec<Method> = compare.lanes.iter().map(|l| l.lane.method()).collect();
         if lanes.is_empty() { fork(world) } else { fork_lanes(world, &lanes) }
     }
 }
@@ -225,7 +226,7 @@ fn apply_actions(world: &mut World) {
                 let t = lab.time();
                 world.resource_mut::<StepInFlight>().cancel();
                 let mut compare = world.resource_mut::<Compare>();
-                compare.lanes.retain(|l| l.lane.algorithm() != a);
+                compare.lanes.retain(|l| l.lane.method() != a);
                 compare.lanes.push(lane);
                 say(world, format!("Compare: a {} lane from t = {t:.4} s", a.label()));
             }
@@ -250,7 +251,7 @@ fn leave(world: &mut World) {
 /// Lane `i`'s world becomes the lab's (state, handled set, settings and forces).
 fn keep(world: &mut World, i: usize) {
     let Some(kept) = world.resource_mut::<Compare>().lanes.get(i).map(|l| l.lane.world.clone()) else { return };
-    let algorithm = kept.settings.algorithm;
+    let method = Method::of(&kept.settings);
     if let Some(mut lab) = world.get_resource_mut::<Lab>() {
         lab.world = kept;
         lab.report = None;
@@ -259,7 +260,7 @@ fn keep(world: &mut World, i: usize) {
     state_jumped(world, StateJumped { new_scene: false, reset: false });
     let now = world.resource::<Time<Real>>().elapsed_secs_f64();
     if let Some(mut status) = world.get_resource_mut::<Status>() {
-        status.say(now, format!("Compare: kept the {} lane", algorithm.label()));
+        status.say(now, format!("Compare: kept the {} lane", method.label()));
     }
 }
 
@@ -303,7 +304,7 @@ pub fn step_lanes(lab: Option<Res<Lab>>, mut compare: ResMut<Compare>, mut in_fl
             for lane in stepped {
                 // A lane removed meanwhile is dropped; if the lab's step diverged
                 // and was undone, so are the lanes'.
-                let same = lanes.iter_mut().find(|l| l.lane.algorithm() == lane.algorithm());
+                let same = lanes.iter_mut().find(|l| l.lane.method() == lane.method());
                 if let Some(l) = same.filter(|_| lane.world.steps == lab.world.steps) {
                     l.lane = lane;
                     l.record(wanted);
@@ -362,7 +363,7 @@ fn follow_jumps(
     compare.refork |= any && compare.on;
 }
 
-/// The lanes' bodies as outlines in their algorithm's colour, over the lab's.
+/// The lanes' bodies as outlines in their method's colour, over the lab's.
 fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>, lab: Option<Res<Lab>>) {
     if !compare.on {
         return;
@@ -374,7 +375,7 @@ fn draw_ghosts(mut g: Gizmos, compare: Res<Compare>, view: Res<ViewTransform>, l
     let one_px = px(1.0);
     let main = lab.as_deref().map(|l| &l.world);
     for l in &compare.lanes {
-        let color = palette::bevy_a(palette::algorithm(l.lane.algorithm()), 0.9);
+        let color = palette::bevy_a(palette::method(l.lane.method()), 0.9);
         let w = &l.lane.world;
         for (b, body) in w.model.bodies.iter().enumerate() {
             if !body.is_dynamic() {

@@ -1,20 +1,22 @@
-//! `contact-lab compare SCENE`: every algorithm from the same start, one row each.
+//! `contact-lab compare SCENE`: every method from the same start, one row
+//! each: the paper's event-driven scheme under each algorithm, then
+//! time-stepping (Moreau–Jean, under Exact): [`contact_core::Method`].
 
 use std::io::Write;
 
-use contact_core::{Algorithm, State};
+use contact_core::{Algorithm, Method, State};
 
 use super::sim::{Stats, progress, simulate, step_count};
 use super::{CliError, CompareArgs, io_err, load};
 
-/// One algorithm's run.
+/// One method's run.
 struct Row {
-    algorithm: Algorithm,
+    method: Method,
     stats: Stats,
     end: State,
 }
 
-/// Runs `args.scene` under every algorithm and writes the table to `out`.
+/// Runs `args.scene` under every method and writes the table to `out`.
 pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let scene = load(&args.scene, args.balls)?;
     let duration = args.duration.unwrap_or(scene.duration);
@@ -22,18 +24,19 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> 
     for warning in scene.world.stability_warnings(scene.world.settings.tau, scene.dt) {
         writeln!(out, "warning: {warning}").map_err(io_err)?;
     }
-    let bar = progress(steps * Algorithm::ALL.len() as u64, &scene.name);
+    let bar = progress(steps * Method::ALL.len() as u64, &scene.name);
     let mut rows = Vec::new();
-    for algorithm in Algorithm::ALL {
+    for method in Method::ALL {
         let mut world = scene.world.clone();
-        world.settings.algorithm = algorithm;
-        bar.set_message(format!("{}: {}", scene.name, algorithm.label()));
+        method.apply(&mut world.settings);
+        bar.set_message(format!("{}: {}", scene.name, method.label()));
         let stats = simulate(&mut world, scene.dt, steps, &bar, |_, _| Ok(()))?;
-        rows.push(Row { algorithm, stats, end: world.state });
+        rows.push(Row { method, stats, end: world.state });
     }
     bar.finish_and_clear();
 
-    let exact = rows.iter().find(|r| r.algorithm == Algorithm::Exact).map(|r| r.end.q.clone()).unwrap_or_default();
+    let reference = Method::event_driven(Algorithm::Exact);
+    let exact = rows.iter().find(|r| r.method == reference).map(|r| r.end.q.clone()).unwrap_or_default();
     let s = &scene.world.settings;
     let mut w = |line: String| writeln!(out, "{line}").map_err(io_err);
     w(format!("{} ({})", scene.name, args.scene.display()))?;
@@ -48,14 +51,13 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> 
         s.events.restitution
     ))?;
     w(String::new())?;
-    let header =
-        ["algorithm", "max penetration (m)", "min λ", "events", "solves/step", "time/step (µs)", "|q − q_Exact|"];
+    let header = ["method", "max penetration (m)", "min λ", "events", "solves/step", "time/step (µs)", "|q − q_Exact|"];
     let table: Vec<[String; 7]> = rows
         .iter()
         .map(|r| {
             let dq = r.end.q.iter().zip(&exact).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
             [
-                r.algorithm.label().to_string(),
+                r.method.label().to_string(),
                 format!("{:.3e}", r.stats.max_penetration.value),
                 r.stats.min_lambda.as_ref().map_or("—".to_string(), |m| format!("{:.4e}", m.value)),
                 r.stats.events.to_string(),

@@ -157,16 +157,16 @@ fn run_reports_friction_and_painleves_impact() {
 }
 
 #[test]
-fn compare_prints_one_row_per_algorithm() {
+fn compare_prints_one_row_per_method() {
     let args = CompareArgs { scene: scene("sticky-corner.ron"), duration: Some(0.2), balls: None };
     let mut out = Vec::new();
     compare(&args, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let header = lines.iter().position(|l| l.starts_with("algorithm")).expect("a header row");
+    let header = lines.iter().position(|l| l.starts_with("method")).expect("a header row");
     let rows = &lines[header + 1..];
-    assert_eq!(rows.len(), Algorithm::ALL.len(), "{text}");
-    for (row, a) in rows.iter().zip(Algorithm::ALL) {
+    assert_eq!(rows.len(), contact_core::Method::ALL.len(), "{text}");
+    for (row, a) in rows.iter().zip(contact_core::Method::ALL) {
         assert!(row.starts_with(a.label()), "{row}");
         // Aligned: every row as wide as the header.
         assert_eq!(row.chars().count(), lines[header].chars().count(), "{text}");
@@ -174,6 +174,9 @@ fn compare_prints_one_row_per_algorithm() {
     // Exact is its own reference; Right holds the block in the corner (GUIDE §2).
     assert!(rows[3].ends_with("0.000e0"), "{text}");
     assert!(!rows[2].ends_with("0.000e0"), "{text}");
+    // Time-stepping: its own run, no events (one velocity problem a step).
+    assert!(rows[4].starts_with("Time-stepping"), "{text}");
+    assert_eq!(rows[4].split_whitespace().nth(3), Some("0"), "{text}");
 }
 
 #[test]

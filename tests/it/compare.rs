@@ -5,7 +5,7 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::Algorithm;
+use contact_core::{Algorithm, Method};
 use contact_lab::app::compare::{Compare, CompareAction, ComparePlugin};
 use contact_lab::app::drag;
 use contact_lab::app::inputs::InputsPlugin;
@@ -31,12 +31,22 @@ fn lanes_step_in_lockstep_and_a_lane_can_be_kept() {
     let mut app = lab_app("billiard-corner.ron");
     run_until(&mut app, 100, |_, _| {});
     act(&mut app, CompareAction::Toggle);
-    act(&mut app, CompareAction::Branch(Algorithm::Right));
+    act(&mut app, CompareAction::Branch(Method::event_driven(Algorithm::Right)));
     run_until(&mut app, 101, |_, _| {});
     {
         let c = app.world().resource::<Compare>();
-        let algs: Vec<Algorithm> = c.lanes.iter().map(|l| l.lane.algorithm()).collect();
-        assert_eq!(algs, [Algorithm::Platt, Algorithm::PlattImproved, Algorithm::Exact, Algorithm::Right]);
+        let methods: Vec<Method> = c.lanes.iter().map(|l| l.lane.method()).collect();
+        let ed = Method::event_driven;
+        assert_eq!(
+            methods,
+            [
+                ed(Algorithm::Platt),
+                ed(Algorithm::PlattImproved),
+                ed(Algorithm::Exact),
+                Method::TIME_STEPPING,
+                ed(Algorithm::Right)
+            ]
+        );
     }
     let spring = Spring::new(0, DVec2::new(0.3, 0.4));
     run_until(&mut app, 600, |app, _| {
@@ -46,18 +56,32 @@ fn lanes_step_in_lockstep_and_a_lane_can_be_kept() {
         let lab = app.world().resource::<Lab>();
         let c = app.world().resource::<Compare>();
         for l in &c.lanes {
-            assert_eq!(l.lane.world.steps, lab.world.steps, "{:?} in lockstep", l.lane.algorithm());
+            assert_eq!(l.lane.world.steps, lab.world.steps, "{:?} in lockstep", l.lane.method());
         }
-        let twin = c.lane(Algorithm::Right).expect("the Right lane");
+        let twin = c.lane(Method::event_driven(Algorithm::Right)).expect("the Right lane");
         assert_eq!(twin.lane.world.state_hash(), lab.world.state_hash(), "step {}", lab.world.steps);
     });
     app.world_mut().write_message(LabAction::SetPaused(true));
     app.update();
-    let exact_q = app.world().resource::<Compare>().lane(Algorithm::Exact).unwrap().lane.world.state.q.clone();
+    let exact_q = app
+        .world()
+        .resource::<Compare>()
+        .lane(Method::event_driven(Algorithm::Exact))
+        .unwrap()
+        .lane
+        .world
+        .state
+        .q
+        .clone();
     assert_ne!(exact_q, app.world().resource::<Lab>().world.state.q, "Exact parted from Right");
     // Keep the Exact lane.
-    let i =
-        app.world().resource::<Compare>().lanes.iter().position(|l| l.lane.algorithm() == Algorithm::Exact).unwrap();
+    let i = app
+        .world()
+        .resource::<Compare>()
+        .lanes
+        .iter()
+        .position(|l| l.lane.method() == Method::event_driven(Algorithm::Exact))
+        .unwrap();
     act(&mut app, CompareAction::Keep(i));
     app.update();
     let lab = app.world().resource::<Lab>();
@@ -80,7 +104,9 @@ fn a_restore_forks_the_lanes_again_from_the_restored_state() {
     app.update();
     let lab = app.world().resource::<Lab>();
     let c = app.world().resource::<Compare>();
-    assert!(c.on && c.lanes.len() == 3);
+    // Beside the lab's Right: Platt, Platt improved, Exact, and time-stepping.
+    assert!(c.on && c.lanes.len() == 4);
+    assert!(c.lane(contact_core::Method::TIME_STEPPING).is_some(), "a time-stepping lane");
     for l in &c.lanes {
         assert_eq!(l.lane.world.steps, 120);
         assert_eq!(l.lane.world.state.q, lab.world.state.q);
@@ -99,10 +125,10 @@ fn from_the_start_forks_at_t_0_while_the_clock_plays() {
     }
     let lab = app.world().resource::<Lab>();
     let c = app.world().resource::<Compare>();
-    assert!(c.on && c.lanes.len() == 3, "three lanes beside the lab's Right");
+    assert!(c.on && c.lanes.len() == 4, "four lanes beside the lab's Right (three algorithms, time-stepping)");
     assert!(lab.world.steps < 10, "the lab went back to the start ({} steps)", lab.world.steps);
     for l in &c.lanes {
-        assert_eq!(l.from, 0.0, "{:?} forked at t = {} s", l.lane.algorithm(), l.from);
-        assert_eq!(l.lane.world.steps, lab.world.steps, "{:?} in lockstep", l.lane.algorithm());
+        assert_eq!(l.from, 0.0, "{:?} forked at t = {} s", l.lane.method(), l.from);
+        assert_eq!(l.lane.world.steps, lab.world.steps, "{:?} in lockstep", l.lane.method());
     }
 }

@@ -79,11 +79,11 @@ fn a_session_on_the_worker_equals_the_session_on_the_drawing_thread() {
     for (step, hash) in &a {
         assert_eq!(Some(hash), b.get(step), "the lab's state after step {step}");
     }
-    let lanes = |app: &App| -> Vec<(Algorithm, u64, u64)> {
+    let lanes = |app: &App| -> Vec<(contact_core::Method, u64, u64)> {
         let c = app.world().resource::<Compare>();
-        c.lanes.iter().map(|l| (l.lane.algorithm(), l.lane.world.steps, l.lane.world.state_hash())).collect()
+        c.lanes.iter().map(|l| (l.lane.method(), l.lane.world.steps, l.lane.world.state_hash())).collect()
     };
-    assert_eq!(lanes(&here).len(), 3, "compare mode forked three lanes");
+    assert_eq!(lanes(&here).len(), 4, "compare mode forked four lanes (the other three algorithms, time-stepping)");
     assert_eq!(lanes(&here), lanes(&there), "the lanes, stepped beside the lab on the worker");
     assert!(lanes(&there).iter().all(|l| l.1 == 500), "the lanes kept up with the lab");
     let log = |app: &App| app.world().resource::<Inputs>().log.entries.clone();

@@ -1,14 +1,19 @@
-//! Compare mode: one state forked into one lane per algorithm, the lanes
+//! Compare mode: one state forked into one lane per method, the lanes
 //! stepped in lockstep on the same inputs, so the algorithms of the paper
-//! (Platt, Algorithm 1; Platt improved, Algorithm 2; Right, Algorithm 3) and
-//! the exact complementarity solution part from the same instant.
+//! (Platt, Algorithm 1; Platt improved, Algorithm 2; Right, Algorithm 3), the
+//! exact complementarity solution, and Moreau–Jean's time-stepping part from
+//! the same instant.
 //!
-//! A lane is a [`World`] of its own with its algorithm pinned: it is given every
-//! [`Input`] its source is given — the springs (whose force each lane computes
-//! from its own state), forces, coordinates, settings other than the algorithm,
-//! the step `h` — and takes the same steps. Forking is what a live switch of the
-//! algorithm does ([`World::settings`]), so a lane forked from a snapshot is
-//! the run started alone from that snapshot with that algorithm, bit for bit.
+//! A [`Method`] is a scheme and an algorithm: the paper's event-driven scheme
+//! with each of the four, or time-stepping (whose velocity problem only Exact
+//! solves: [`crate::timestep`]). A lane is a [`World`] of its own with its
+//! method pinned: it is given every [`Input`] its source is given — the
+//! springs (whose force each lane computes from its own state), forces,
+//! coordinates, settings other than the scheme and the algorithm, the step
+//! `h` — and takes the same steps. Forking is what a live switch of the
+//! algorithm or the scheme does ([`World::settings`]), so a lane forked from
+//! a snapshot is the run started alone from that snapshot with that method,
+//! bit for bit.
 //!
 //! A lane whose step diverges ([`StepStatus::Diverged`]) keeps its last good
 //! state and stops; the others go on.
@@ -16,9 +21,61 @@
 use crate::choice::Algorithm;
 use crate::constraint::ConstraintKind;
 use crate::input::{self, Input, Spring};
+use crate::settings::{Scheme, Settings};
 use crate::world::{StepReport, StepStatus, World};
 
-/// One algorithm's run in compare mode.
+/// What a lane runs: a scheme and, under the paper's event-driven scheme,
+/// one of the four algorithms (time-stepping's solver is always Exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method {
+    pub scheme: Scheme,
+    pub algorithm: Algorithm,
+}
+
+impl Method {
+    /// Time-stepping (Moreau–Jean), under Exact.
+    pub const TIME_STEPPING: Method = Method { scheme: Scheme::TimeStepping, algorithm: Algorithm::Exact };
+
+    /// Every method, in the order of the panels: the paper's three, Exact,
+    /// then time-stepping.
+    pub const ALL: [Method; 5] = [
+        Method::event_driven(Algorithm::Platt),
+        Method::event_driven(Algorithm::PlattImproved),
+        Method::event_driven(Algorithm::Right),
+        Method::event_driven(Algorithm::Exact),
+        Method::TIME_STEPPING,
+    ];
+
+    /// The paper's scheme with `algorithm`.
+    pub const fn event_driven(algorithm: Algorithm) -> Method {
+        Method { scheme: Scheme::EventDriven, algorithm }
+    }
+
+    /// The method `settings` run.
+    pub fn of(settings: &Settings) -> Method {
+        match settings.scheme {
+            Scheme::EventDriven => Method::event_driven(settings.algorithm),
+            Scheme::TimeStepping => Method::TIME_STEPPING,
+        }
+    }
+
+    /// How the panels name it: the algorithm's name under event-driven,
+    /// "Time-stepping" otherwise.
+    pub fn label(self) -> &'static str {
+        match self.scheme {
+            Scheme::EventDriven => self.algorithm.label(),
+            Scheme::TimeStepping => "Time-stepping",
+        }
+    }
+
+    /// `settings` set to run it.
+    pub fn apply(self, settings: &mut Settings) {
+        settings.scheme = self.scheme;
+        settings.algorithm = self.algorithm;
+    }
+}
+
+/// One method's run in compare mode.
 #[derive(Clone, Debug)]
 pub struct Lane {
     pub world: World,
@@ -33,23 +90,24 @@ pub struct Lane {
 }
 
 impl Lane {
-    /// A lane that starts at `world`'s state under `algorithm`, with the step `h`
+    /// A lane that starts at `world`'s state under `method`, with the step `h`
     /// and the springs acting now.
-    pub fn fork(world: &World, algorithm: Algorithm, h: f64, springs: &[Spring]) -> Lane {
+    pub fn fork(world: &World, method: Method, h: f64, springs: &[Spring]) -> Lane {
         let mut world = world.clone();
-        world.settings.algorithm = algorithm;
+        method.apply(&mut world.settings);
         Lane { world, springs: springs.to_vec(), h, max_penetration: 0.0, report: None, diverged: None }
     }
 
-    pub fn algorithm(&self) -> Algorithm {
-        self.world.settings.algorithm
+    /// The method the lane runs.
+    pub fn method(&self) -> Method {
+        Method::of(&self.world.settings)
     }
 
-    /// An input given to the lane's source; the lane keeps its algorithm.
+    /// An input given to the lane's source; the lane keeps its method.
     pub fn give(&mut self, input: &Input) {
-        let algorithm = self.algorithm();
+        let method = self.method();
         input.apply(&mut self.world, &mut self.springs, &mut self.h);
-        self.world.settings.algorithm = algorithm;
+        method.apply(&mut self.world.settings);
     }
 
     /// One step of `h` (unless the lane diverged): the springs' forces from the
@@ -123,7 +181,8 @@ mod tests {
     fn lanes_step_in_lockstep_on_the_same_inputs() {
         let mut main = wedge();
         let h = 1e-3;
-        let mut lanes: Vec<Lane> = Algorithm::ALL.iter().map(|&a| Lane::fork(&main, a, h, &[])).collect();
+        let mut lanes: Vec<Lane> =
+            Algorithm::ALL.iter().map(|&a| Lane::fork(&main, Method::event_driven(a), h, &[])).collect();
         let mut log = InputLog::default();
         let mut rec = Recorder::new(&main, h);
         let mut seen = 0;
@@ -149,7 +208,7 @@ mod tests {
             for lane in &lanes {
                 assert_eq!(lane.world.steps, main.steps);
             }
-            let right = lanes.iter().find(|l| l.algorithm() == Algorithm::Right).unwrap();
+            let right = lanes.iter().find(|l| l.method() == Method::event_driven(Algorithm::Right)).unwrap();
             assert_eq!(right.world.state_hash(), main.state_hash(), "step {step}");
         }
         let platt = &lanes[0];
@@ -157,5 +216,30 @@ mod tests {
         assert!(platt.max_penetration > 1e-6, "Platt sinks: {}", platt.max_penetration);
         assert!(right.max_penetration < 1e-12, "Right holds: {}", right.max_penetration);
         assert!(platt.distance(&right.world) > 0.0);
+    }
+
+    /// A time-stepping lane keeps its scheme when its source switches the
+    /// algorithm (a settings input that says event-driven), and takes
+    /// Moreau–Jean's steps: on the wedge it holds the particle on the floor
+    /// as Right does (no penetration), by velocity problems.
+    #[test]
+    fn a_time_stepping_lane_keeps_its_scheme_through_settings_inputs() {
+        let main = wedge();
+        let h = 1e-3;
+        let mut lane = Lane::fork(&main, Method::TIME_STEPPING, h, &[]);
+        assert_eq!(lane.method().label(), "Time-stepping");
+        let mut platt = main.settings.clone();
+        platt.algorithm = Algorithm::Platt;
+        for step in 0..100 {
+            if step == 40 {
+                lane.give(&Input::Settings(platt.clone()));
+            }
+            lane.step();
+            assert_eq!(lane.method(), Method::TIME_STEPPING, "step {step}");
+        }
+        assert!(lane.world.settings.events.enabled == platt.events.enabled, "the rest of the settings is given");
+        assert!(lane.max_penetration < 1e-12, "{}", lane.max_penetration);
+        let report = lane.report.as_ref().expect("stepped");
+        assert!(report.traces.iter().any(|t| t.time_step.is_some()), "its steps are velocity problems");
     }
 }

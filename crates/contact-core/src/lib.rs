@@ -99,7 +99,7 @@ pub use events::Event;
 pub use impulse::ImpulseMode;
 pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
-pub use lanes::Lane;
+pub use lanes::{Lane, Method};
 pub use model::{Model, State};
 pub use settings::{EventSettings, Integrator, Scheme, Settings};
 pub use shapes::Shape;

@@ -269,15 +269,18 @@ fn a_forked_lane_equals_a_run_started_alone_from_its_snapshot() {
         w.step(dt);
     }
     let snap = w.snapshot();
-    for alg in Algorithm::ALL {
-        let mut lane = contact_core::Lane::fork(&w, alg, dt, &[]);
+    // Every method: the paper's scheme with each algorithm, and
+    // time-stepping (a lane of its own since issue 38).
+    for method in contact_core::Method::ALL {
+        let mut lane = contact_core::Lane::fork(&w, method, dt, &[]);
         let (mut alone, _) = scene_world("billiard-corner.ron");
         alone.restore(&snap);
-        alone.settings.algorithm = alg;
+        alone.settings.algorithm = method.algorithm;
+        alone.settings.scheme = method.scheme;
         for _ in 0..700 {
             lane.step();
             alone.step(dt);
-            assert_eq!(lane.world.state_hash(), alone.state_hash(), "{alg:?} at t = {}", alone.state.t);
+            assert_eq!(lane.world.state_hash(), alone.state_hash(), "{method:?} at t = {}", alone.state.t);
         }
     }
 }

@@ -83,6 +83,20 @@ pub fn algorithm(a: contact_core::Algorithm) -> [u8; 3] {
     }
 }
 
+/// A compare lane's colour: its algorithm's under the paper's scheme,
+/// violet for time-stepping (whose solver is Exact, blue).
+pub fn method(m: contact_core::Method) -> [u8; 3] {
+    match m.scheme {
+        contact_core::Scheme::EventDriven => algorithm(m.algorithm),
+        contact_core::Scheme::TimeStepping => [200, 130, 240],
+    }
+}
+
+/// The method's colour for egui text ([`method`]).
+pub fn method_color(m: contact_core::Method) -> Color32 {
+    egui(method(m))
+}
+
 /// The algorithm's colour for egui text ([`algorithm`]).
 pub fn algorithm_color(a: contact_core::Algorithm) -> Color32 {
     egui(algorithm(a))

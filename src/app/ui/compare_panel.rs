@@ -1,16 +1,17 @@
 //! The Compare panel, docked above the world view while compare mode is on
 //! ([`crate::app::compare`]), so it never covers the scene (issue 37: as a
 //! window it took the top half of the view): a legend (the lanes' colours are the algorithm
-//! buttons'), one row per run with `‖q − q_Exact‖`, the largest penetration since
+//! buttons', violet for time-stepping), one row per run with `‖q − q_Exact‖`
+//! (Exact under the paper's event-driven scheme), the largest penetration since
 //! the fork, the energy, the handled rows and the solves of the last step, and
 //! the buttons to keep a lane, drop it, fork again or leave.
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::{Algorithm, World};
+use contact_core::{Algorithm, Method, World};
 
 use super::data::PanelData;
 use crate::app::compare::CompareAction;
-use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::palette::method_color;
 
 pub struct ComparePanel<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
@@ -20,7 +21,7 @@ pub struct ComparePanel<'a, 'w, 's> {
 /// One row of the readout.
 struct Row {
     label: String,
-    algorithm: Algorithm,
+    method: Method,
     distance: Option<f64>,
     penetration: f64,
     energy: f64,
@@ -46,10 +47,11 @@ impl ComparePanel<'_, '_, '_> {
     fn rows(&self) -> Vec<Row> {
         let Some(lab) = self.data.lab.as_deref() else { return Vec::new() };
         let compare = &*self.data.compare;
-        let exact: Option<&World> = if lab.world.settings.algorithm == Algorithm::Exact {
+        let reference = Method::event_driven(Algorithm::Exact);
+        let exact: Option<&World> = if Method::of(&lab.world.settings) == reference {
             Some(&lab.world)
         } else {
-            compare.lane(Algorithm::Exact).map(|l| &l.lane.world)
+            compare.lane(reference).map(|l| &l.lane.world)
         };
         let distance = |w: &World| {
             exact.map(|e| w.state.q.iter().zip(&e.state.q).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt())
@@ -57,7 +59,7 @@ impl ComparePanel<'_, '_, '_> {
         let report = lab.report.as_ref();
         let mut rows = vec![Row {
             label: "lab".into(),
-            algorithm: lab.world.settings.algorithm,
+            method: Method::of(&lab.world.settings),
             distance: distance(&lab.world),
             penetration: compare.main_penetration,
             energy: energy(&lab.world),
@@ -69,10 +71,10 @@ impl ComparePanel<'_, '_, '_> {
         let friction = lab.world.model.has_friction();
         for l in &compare.lanes {
             let r = l.lane.report.as_ref();
-            let frictionless = friction && l.lane.algorithm() != Algorithm::Exact;
+            let frictionless = friction && l.lane.method().algorithm != Algorithm::Exact;
             rows.push(Row {
                 label: format!("from {:.3} s{}", l.from, if frictionless { ", no μ" } else { "" }),
-                algorithm: l.lane.algorithm(),
+                method: l.lane.method(),
                 distance: distance(&l.lane.world),
                 penetration: l.lane.max_penetration,
                 energy: l.lane.energy(),
@@ -111,9 +113,9 @@ impl ComparePanel<'_, '_, '_> {
             }
             ui.end_row();
             for (i, r) in rows.iter().enumerate() {
-                let color = algorithm_color(r.algorithm);
+                let color = method_color(r.method);
                 ui.label(RichText::new("⬤").color(color));
-                let run = format!("{} · {}", r.algorithm.label(), r.label);
+                let run = format!("{} · {}", r.method.label(), r.label);
                 ui.add(
                     egui::Label::new(RichText::new(run).strong().color(color)).wrap_mode(egui::TextWrapMode::Extend),
                 );
@@ -151,17 +153,18 @@ impl ComparePanel<'_, '_, '_> {
             }
             ui.label(RichText::new("⇶ Compare").strong()).on_hover_text(
                 "Lanes take the lab's steps on the same inputs (springs, forces, shots, settings but the algorithm). \
-                 World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their algorithm's colour \
-                 (hover a line for its name). Penetration: the largest since the fork.",
+                 World view: lanes as outlines. Plots: the lab solid, lanes dashed, in their method's colour \
+                 (hover a line for its name). Time-stepping is Moreau–Jean's scheme (one velocity problem a step, \
+                 under Exact) beside the paper's event-driven one. Penetration: the largest since the fork.",
             );
             ui.separator();
             ui.label("fork");
             let compare = &mut *self.data.compare;
-            for a in Algorithm::ALL {
+            for a in Method::ALL {
                 let mut on = compare.chosen.is_empty() || compare.chosen.contains(&a);
-                if ui.checkbox(&mut on, RichText::new(a.label()).color(algorithm_color(a))).changed() {
+                if ui.checkbox(&mut on, RichText::new(a.label()).color(method_color(a))).changed() {
                     if compare.chosen.is_empty() {
-                        compare.chosen = Algorithm::ALL.to_vec();
+                        compare.chosen = Method::ALL.to_vec();
                     }
                     compare.chosen.retain(|x| *x != a);
                     if on {
@@ -170,10 +173,10 @@ impl ComparePanel<'_, '_, '_> {
                 }
             }
             ui.separator();
-            if ui.button("Fork here").on_hover_text("every chosen algorithm from the state shown").clicked() {
+            if ui.button("Fork here").on_hover_text("every chosen method from the state shown").clicked() {
                 self.actions.push(CompareAction::Fork { from_start: false });
             }
-            if ui.button("From the start").on_hover_text("reset, then fork the chosen algorithms").clicked() {
+            if ui.button("From the start").on_hover_text("reset, then fork the chosen methods").clicked() {
                 self.actions.push(CompareAction::Fork { from_start: true });
             }
             if ui.button("Leave").on_hover_text("C: keep the lab's run, drop the lanes").clicked() {

@@ -13,7 +13,7 @@ use super::data::{PlotsState, Window};
 use super::decimate;
 use crate::app::compare::Compare;
 use crate::app::history::History;
-use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::palette::method_color;
 use crate::app::lab::series::pretty;
 use crate::app::lab::{Lab, num};
 use crate::app::timeline::Timeline;
@@ -136,7 +136,7 @@ impl PlotsPanel<'_> {
                 let history = &*self.history;
                 let world = &self.lab.world;
                 let compare = &*self.compare;
-                let main = world.settings.algorithm;
+                let main = contact_core::Method::of(&world.settings);
                 // The legend above the plot, never on its curves, wrapped to the
                 // panel's width (in compare mode the Compare panel is the
                 // legend: a colour per algorithm).
@@ -191,11 +191,11 @@ impl PlotsPanel<'_> {
                                 );
                                 continue;
                             }
-                            // Compare mode: a colour per algorithm, the main run solid, lanes dashed.
+                            // Compare mode: a colour per method, the main run solid, lanes dashed.
                             let title = format!("{} · {}", pretty(world, name), main.label());
                             plot_ui.line(
                                 Line::new(title, decimate::plot_points(pts, lo, hi, columns))
-                                    .color(algorithm_color(main))
+                                    .color(method_color(main))
                                     .width(1.8),
                             );
                             for l in &compare.lanes {
@@ -205,11 +205,11 @@ impl PlotsPanel<'_> {
                                     y_lo = y_lo.min(p.y);
                                     y_hi = y_hi.max(p.y);
                                 }
-                                let a = l.lane.algorithm();
+                                let a = l.lane.method();
                                 let title = format!("{} · {}", pretty(world, name), a.label());
                                 plot_ui.line(
                                     Line::new(title, decimate::plot_points(pts, lo, hi, columns))
-                                        .color(algorithm_color(a))
+                                        .color(method_color(a))
                                         .width(1.6)
                                         .style(egui_plot::LineStyle::dashed_dense()),
                                 );

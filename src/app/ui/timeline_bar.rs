@@ -8,7 +8,7 @@ use bevy_egui::egui::{self, RichText};
 use super::data::PanelData;
 use crate::app::compare::CompareAction;
 use crate::app::lab::LabAction;
-use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::palette::method_color;
 use crate::app::timeline::SPAN_SECONDS;
 
 pub struct TimelineBar<'a, 'w, 's> {
@@ -54,8 +54,8 @@ impl TimelineBar<'_, '_, '_> {
             )
             .on_hover_text(format!("{stored}; the ring keeps at least the last {SPAN_SECONDS:.0} s of snapshots"));
             ui.menu_button(if narrow { "Run from here ▾" } else { "Run from here with ▾" }, |ui| {
-                for a in contact_core::Algorithm::ALL {
-                    let text = RichText::new(a.label()).color(algorithm_color(a));
+                for a in contact_core::Method::ALL {
+                    let text = RichText::new(a.label()).color(method_color(a));
                     if ui.button(text).on_hover_text("a compare-mode lane from the state shown").clicked() {
                         self.compare.push(CompareAction::Branch(a));
                         ui.close();
