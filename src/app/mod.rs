@@ -15,7 +15,7 @@
 //! | feature | [`render`]      | meshes, the world's gizmos, trails and flashes                | `lab` |
 //! | feature | [`drag`]        | mouse springs, force tips, pan                                | `lab` |
 //! | feature | [`cue`]         | the cue shot (K), a tool that claims the pointer              | `lab` |
-//! | feature | [`compare`]     | compare mode: one lane per algorithm, in lockstep             | `lab` |
+//! | feature | [`compare`]     | compare mode: one lane per method (scheme, algorithm), in lockstep | `lab` |
 //! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab` |
 //! | feature | [`screenshot`]  | F12, `--screenshot`, `--pause-at`, `--dump-state`             | `lab` |
 //! | feature | [`clip`]        | V, `--record`: animated GIFs at a fixed simulated frame rate  | `lab` |
@@ -103,7 +103,7 @@ pub struct AppOptions {
     /// Write every body's position to FILE when the app quits (one `name x y` line each).
     #[arg(long, value_name = "FILE")]
     pub dump_state: Option<PathBuf>,
-    /// Start in compare mode: one lane per algorithm from the scene's start (C toggles).
+    /// Start in compare mode: one lane per method (each algorithm, and time-stepping) from the scene's start (C toggles).
     #[arg(long)]
     pub compare: bool,
     /// Presenter mode: large fonts, the scene, the algorithm switcher and one

@@ -42,7 +42,7 @@ pub struct Cli {
 pub enum Command {
     /// Run a scene headless: a summary on stdout, optionally every step to CSV.
     Run(RunArgs),
-    /// Run a scene under every algorithm from the same start and compare them in a table.
+    /// Run a scene under every method (each algorithm, and time-stepping) from the same start and compare them in a table.
     Compare(CompareArgs),
     /// Draw the paper's figure 2 or 3 (y and ÿ of the wedge, Platt against Right) to PNG or SVG.
     Figure(FigureArgs),

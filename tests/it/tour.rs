@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use contact_lab::app::compare::{Compare, ComparePlugin};
 use contact_lab::app::lab::Lab;
 use contact_lab::app::tour::{TourAction, TourPlugin, TourState, running_step};
 
@@ -79,7 +80,7 @@ fn a_broken_tour_file_names_its_line_and_field_and_the_lab_runs_on() {
 fn run_step_to_its_pause(i: usize) -> bevy::prelude::App {
     use contact_lab::app::lab::PauseAt;
     let mut app = headless(&scene("wedge.ron"));
-    app.add_plugins(TourPlugin { path: paper_tour(), start: None });
+    app.add_plugins((TourPlugin { path: paper_tour(), start: None }, ComparePlugin { start: false }));
     app.update();
     app.world_mut().write_message(TourAction::Go(i));
     app.update();
@@ -151,7 +152,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 11, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 12, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -297,6 +298,18 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     let names: Vec<String> = app.world().resource::<Lab>().constraint_names.clone();
     let said = first.traces.iter().flat_map(|t| t.describe(&names)).collect::<Vec<_>>().join("\n");
     assert!(said.contains("no consistent contact force: foot1 slides past Painlevé's bound"), "{said}");
+
+    // 12 · The cradle under the paper's scheme: the impact at 0.323 s, then
+    // b5 alone on at 0.61 m/s at 0.5 s, b1 and b3 stopped.
+    let app = run_step_to_its_pause(step_index("12 ·"));
+    let b5 = shown(&app, "b5.x.v");
+    let start = b5.iter().find(|p| p.1.abs() > 1e-6).expect("b5 leaves").0;
+    assert!((start - 0.323).abs() < 1e-9, "the impact at {start} s");
+    assert!((b5.last().unwrap().1 - 0.61).abs() < 0.005, "b5 at {:?}", b5.last());
+    for ball in ["b1.x.v", "b3.x.v"] {
+        // Stopped to a micron a second (the strings' drift: 3e-7 m/s).
+        assert!(shown(&app, ball).last().unwrap().1.abs() < 1e-6, "{ball} stopped: {:?}", shown(&app, ball).last());
+    }
 }
 
 /// The keys a "what to look at" line asks for, in its order: "Press R, then
@@ -338,6 +351,7 @@ fn actions(line: &str) -> Option<Vec<Action>> {
                     "4" => KeyCode::Digit4,
                     "Space" => KeyCode::Space,
                     "K" => KeyCode::KeyK,
+                    "C" => KeyCode::KeyC,
                     other => panic!("{line}: the key {other:?} is not known to this test"),
                 })
             })
@@ -463,12 +477,32 @@ fn every_action_of_the_paper_tour_does_what_its_text_says() {
                     let claim = line.split('“').nth(1).and_then(|s| s.split('”').next()).expect("a quoted claim");
                     assert!(said.iter().any(|s| s.contains(claim)), "{line}: the trace says {said:#?}");
                 }
+                // "Press R, then C and Space: compare mode forks the other
+                // methods at t = 0, Time-stepping among them, and the clock
+                // plays to 0.5 s" — then the violet lines and its row.
+                "12" => {
+                    let lab = app.world().resource::<Lab>();
+                    assert!((lab.time() - 0.5).abs() < 1e-9, "{line}: played to {} s", lab.time());
+                    let c = app.world().resource::<Compare>();
+                    assert!(c.on && c.lanes.len() == 4, "{line}: {} lanes", c.lanes.len());
+                    let ts = c.lane(contact_core::Method::TIME_STEPPING).expect("a time-stepping lane");
+                    assert_eq!(ts.from, 0.0, "{line}: forked at {} s", ts.from);
+                    let w = &ts.lane.world;
+                    let v = |name: &str| {
+                        let body = w.model.bodies.iter().find(|b| b.name == name).expect(name);
+                        w.state.qd[body.offset]
+                    };
+                    assert!((v("b1") + 0.38).abs() < 0.005, "b1 back at {}", v("b1"));
+                    assert!((v("b3") - 0.26).abs() < 0.005 && (v("b5") - 0.26).abs() < 0.005, "together");
+                    assert!(ts.lane.max_penetration < 1e-9, "at round-off: {}", ts.lane.max_penetration);
+                    assert!(c.main_penetration < 1e-9, "the lab's: {}", c.main_penetration);
+                }
                 _ => panic!("step {n}: {line:?} asks for keys this test does not check: give it its check"),
             }
             performed.push(n.to_string());
         }
     }
-    assert_eq!(performed, ["2", "8", "9", "11"], "every action sentence is performed");
+    assert_eq!(performed, ["2", "8", "9", "11", "12"], "every action sentence is performed");
 }
 
 /// T opens the tour on its step, loaded and running as its text expects

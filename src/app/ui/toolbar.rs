@@ -253,7 +253,7 @@ impl Toolbar<'_, '_, '_> {
         let compare = egui::Button::new("⇶ Compare").selected(on);
         if ui
             .add(compare)
-            .on_hover_text("C: fork the state shown into one lane per algorithm and watch them part")
+            .on_hover_text("C: fork the state shown into one lane per method (each algorithm, and time-stepping) and watch them part")
             .clicked()
         {
             self.compare.push(CompareAction::Toggle);
