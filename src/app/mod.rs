@@ -1,24 +1,25 @@
 //! The desktop lab (Bevy): one plugin per concern, grouped in [`LabPlugins`],
-//! in three layers. Imports only point down, never sideways within a layer;
+//! in three layers. Imports point down; sideways within a layer only where
+//! the table says (a feature reading another's resource or constant);
 //! features order themselves by the public sets of [`lab::sets`] and react to
 //! messages and events of [`lab::messages`], never to each other's functions.
 //!
 //! | layer   | module          | owns                                                         | may import |
 //! |---------|-----------------|--------------------------------------------------------------|------------|
 //! | bottom  | [`lab`]         | the shared vocabulary: `Lab`, settings, components, messages (`LabAction`, `StateJumped`, `Restored`, `Status`), the system sets, what a frame shares (view, pointer, input claims, interpolation, highlight, look, drags), colours, geometry, series names, number format; [`lab::LabPlugin`] | the core |
-//! | feature | [`physics`]     | the fixed step (gather, `World::step`, writeback) and the physics budget | `lab` |
+//! | feature | [`physics`]     | the fixed step (gather, `World::step`, writeback) and the physics budget | `lab`, `compare` (its lanes step beside the lab's) |
 //! | feature | [`history`]     | the series the plots borrow                                   | `lab` |
 //! | feature | [`timeline`]    | the snapshot ring, restores (triggers `Restored`), the event log | `lab` |
 //! | feature | [`inputs`]      | the input log (springs, forces, settings) for replay          | `lab` |
-//! | feature | [`scene`]       | scene files as Bevy assets, hot reload                        | `lab` |
+//! | feature | [`scene`]       | scene files as Bevy assets, hot reload                        | `lab`, `edit` (unsaved edits wait for an answer) |
 //! | feature | [`view`]        | camera, world ↔ screen, pan, zoom, follow                     | `lab` |
 //! | feature | [`render`]      | meshes, the world's gizmos, trails and flashes                | `lab` |
 //! | feature | [`drag`]        | mouse springs, force tips, pan                                | `lab` |
 //! | feature | [`cue`]         | the cue shot (K), a tool that claims the pointer              | `lab` |
 //! | feature | [`compare`]     | compare mode: one lane per method (scheme, algorithm), in lockstep | `lab` |
-//! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab` |
+//! | feature | [`tour`]        | the guided tour (T, `--tour`)                                 | `lab`, `edit` (unsaved edits wait for an answer) |
 //! | feature | [`screenshot`]  | F12, `--screenshot`, `--pause-at`, `--dump-state`             | `lab` |
-//! | feature | [`clip`]        | V, `--record`: animated GIFs at a fixed simulated frame rate  | `lab` |
+//! | feature | [`clip`]        | V, `--record`: animated GIFs at a fixed simulated frame rate  | `lab`, `physics` (its frame debt) |
 //! | feature | [`edit`]        | E: edit mode, its tools, undo, Save as (a [`contact_core::scene::SceneDoc`]) | `lab` |
 //! | top     | [`control`]     | keys → [`lab::LabAction`]s, the one dispatcher                | features, `lab` |
 //! | top     | [`ui`]          | the egui panels (each reads [`ui::data`], never another panel) | features, `lab` |

@@ -21,7 +21,8 @@
 //!   level (sticking, sliding, Painlevé), [`friction_impact`] for impacts.
 //! * [`input`]: springs, forces, cue shots and switches a user gives between
 //!   steps, logged and replayed bit for bit.
-//! * [`lanes`]: compare mode, one state forked into one lane per algorithm.
+//! * [`lanes`]: compare mode, one state forked into one lane per method (each
+//!   algorithm, and time-stepping).
 //! * [`scene`]: scene files (RON) with validation that names file, line and field.
 //!
 //! ## Modules
@@ -33,7 +34,8 @@
 //! crate root (`contact_core::kkt`, `crate::lcp`): the folders show the
 //! layers, the paths stay. A module imports only modules of lower layers, or
 //! of its own layer listed above it; none imports another in a circle
-//! (`tools/import-circles` checks it). The types an app needs are re-exported
+//! (`../shared/tools/import-circles` checks it; `tests/layers.rs` checks that
+//! no import runs up a layer). The types an app needs are re-exported
 //! at the crate root.
 //!
 //! | module | folder (layer) | owns | may import |
@@ -42,30 +44,31 @@
 //! | [`curve`] | `geometry/` (foundations) | curves `c(u)` that carry a bead, `c'`, `c''` | — |
 //! | [`shapes`] | `geometry/` (foundations) | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
 //! | [`body`] | `geometry/` (foundations) | bodies (points, beads, bodies that turn, fixed shapes), their coordinates in `q`, `M(q)`, kinematics `p`, `P`, `Ṗ q̇` of points fixed on them | `curve`, `shapes` |
-//! | [`constraint`] | `geometry/` (foundations) | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve` |
+//! | [`constraint`] | `geometry/` (foundations) | `g_k(q)`, sparse rows `J_k`, `J̇_k q̇` (eq. 4), Baumgarte's `d_k` (eq. 5) | `body`, `curve`, `shapes` |
 //! | [`tangent`] | `geometry/` (foundations) | the tangential row `J_t`, `J̇_t q̇` of a contact (its slip `v_t`) for Coulomb friction | `body`, `constraint` |
 //! | [`schur`] | `solve/` (foundations) | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
 //! | [`ipm`] | `solve/` (foundations) | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | `solve/` (foundations) | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
-//! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `schur` |
+//! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `constraint`, `lcp`, `schur` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`kkt`] | `model/` (model) | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
 //! | [`choice`] | `algorithms/` (solvers) | [`Algorithm`], which algorithm, and its names | — |
 //! | [`trace`] | `algorithms/` (solvers) | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
 //! | [`active_set`] | `algorithms/` (solvers) | `F⁺` ([`ActiveSet`]), [`SolveContext`](active_set::SolveContext), [`ActiveSetSolver`], [`Tolerances`] | `choice`, `constraint`, `kkt`, `trace`, `units` |
-//! | [`friction`] | `algorithms/` (solvers) | the step's problem with friction (tangential rows, sliding or sticking contacts, Painlevé) solved by `coulomb` | `constraint`, `coulomb`, `kkt`, `trace` |
+//! | [`friction`] | `algorithms/` (solvers) | the step's problem with friction (tangential rows, sliding or sticking contacts, Painlevé) solved by `coulomb` | `constraint`, `coulomb`, `kkt`, `lcp`, `trace` |
 //! | [`exact`] | `algorithms/` (solvers) | the exact solver: eq. (6) as an LCP, warm start, polish; with friction through `friction` | `active_set`, `choice`, `friction`, `kkt`, `lcp`, `trace` |
 //! | [`algorithm`] | `algorithms/` (solvers) | Algorithms 1–3, [`Algorithm::solver`] | `active_set`, `choice`, `constraint`, `exact`, `kkt`, `trace` |
 //! | [`friction_impact`] | `step/` (step) | impacts with friction: the velocity-level problem with Coulomb's cone, no energy made; Painlevé's impact without collision | `constraint`, `coulomb`, `friction`, `kkt`, `model` |
 //! | [`impulse`] | `step/` (step) | impacts: impulses `P` from the model, `q̇` and the impact parameters (Moreau's law); islands with friction through `friction_impact` | `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `schur`, `units` |
-//! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`] | `active_set`, `choice`, `impulse`, `model`, `units` |
+//! | [`sleep`] | `step/` (step) | sleeping islands: [`SleepSettings`], an island still for a while left out of eq. (6) until something touches it | `model` |
+//! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`], [`Scheme`] | `active_set`, `choice`, `impulse`, `model`, `sleep`, `units` |
 //! | [`speculative`] | `step/` (step) | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
-//! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `impulse`, `model`, `settings`, `speculative`, `units` |
+//! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `constraint`, `impulse`, `model`, `settings`, `speculative`, `units` |
 //! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
-//! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `speculative`, `trace` (the solvers through [`Algorithm::solver`]) |
-//! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `settings`, `world` |
-//! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per algorithm | `choice`, `constraint`, `input`, `world` |
+//! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `body`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `sleep`, `speculative`, `timestep`, `trace` (the solvers through [`Algorithm::solver`]) |
+//! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `body`, `settings`, `world` |
+//! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per [`Method`] (scheme, algorithm) | `choice`, `constraint`, `input`, `settings`, `world` |
 //! | [`scene`] | `scene/` (scene) | scene files (RON): schema, spans, validation, building a [`World`], the tour | any module above |
 //! | [`testing`] | `testing.rs` (test helpers) | small models shared by the tests | `body`, `constraint`, `model` |
 //!

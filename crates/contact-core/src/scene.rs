@@ -2,7 +2,7 @@
 //!
 //! The app, the CLI, the tests and the benchmarks read the same files from
 //! `assets/scenes/`. A file looks like this (every field is documented in
-//! `docs/scenes.md` and on the types of the private `schema` module):
+//! `docs/scenes.md` and on the types of [`schema`]):
 //!
 //! ```ron
 //! Scene(

@@ -149,7 +149,7 @@ impl<W: Write> Write for Counter<W> {
 }
 
 /// Decodes a GIF into full frames (each composed over the ones before, as a
-/// player shows it) and their delays: what the tests and `--record` check.
+/// player shows it) and their delays: what the tests check.
 pub fn decode(bytes: &[u8]) -> Result<(Vec<Frame>, Vec<u16>), String> {
     let mut opts = gif::DecodeOptions::new();
     opts.set_color_output(gif::ColorOutput::RGBA);

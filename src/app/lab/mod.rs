@@ -15,6 +15,7 @@
 //! | [`series`]     | what a series name reads from a step                                 |
 //! | [`geometry`]   | where constraints touch, the forces they apply, walls                |
 //! | [`gizmo`]      | arrows and dashes in world units                                     |
+//! | [`names`]      | [`names::seen_name`]: a constraint named by what a person sees       |
 //! | [`palette`]    | colours                                                              |
 //! | [`format`]     | numbers as the panels show them                                      |
 //! | [`output`]     | [`OutputDir`]: the folder for screenshots and clips                  |

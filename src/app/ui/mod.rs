@@ -11,7 +11,7 @@
 //! └──────────────────────── status ─────────────────────────┘
 //! ```
 //!
-//! Whatever the panels leave is the world view ([`ViewTransform::rect`]); labels
+//! Whatever the panels leave is the world view ([`ViewTransform::rect`](crate::app::lab::ViewTransform::rect)); labels
 //! on the world are painted there by [`overlay`].
 
 pub mod algorithm;

@@ -139,7 +139,7 @@ impl PlotsPanel<'_> {
                 let main = contact_core::Method::of(&world.settings);
                 // The legend above the plot, never on its curves, wrapped to the
                 // panel's width (in compare mode the Compare panel is the
-                // legend: a colour per algorithm).
+                // legend: a colour per method).
                 if !self.compare.on {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 10.0;

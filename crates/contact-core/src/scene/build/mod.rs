@@ -13,6 +13,7 @@
 //! |---|---|
 //! | `ctx` | [`Ctx`]: where errors point, the checks of numbers and names |
 //! | `bodies` | the bodies written in the file, their `q` and `q̇` |
+//! | `rigid` | bodies that turn (`Box`, `Polygon`, `Disc`): `(x, y, θ)`, `M = diag(m, m, I)` |
 //! | `pile` | the balls of a `ball_pile` |
 //! | `constraints` | the constraints written in the file (eq. 2, eq. 7) |
 //! | `generated` | one row per wall and ball and per ball pair, fixed or by proximity |
