@@ -60,8 +60,9 @@ impl Curve {
         }
     }
 
-    /// A short human name of the curve family.
-    pub fn family(&self) -> &'static str {
+    /// A short human name of the curve family (the tests' messages).
+    #[cfg(test)]
+    fn family(&self) -> &'static str {
         match self {
             Curve::Segment { .. } => "segment",
             Curve::CircleArc { .. } => "circle arc",

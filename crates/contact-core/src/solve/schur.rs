@@ -448,13 +448,6 @@ impl Envelope {
     pub fn stored(&self) -> usize {
         self.vals.len()
     }
-
-    /// The entries a factorization of these rows in this order reads: row
-    /// `j`'s forward substitution over its envelope, `Σ_j w_j (w_j + 1) / 2`
-    /// with `w_j` its width (an upper bound: rows overlap less).
-    pub fn factor_work(&self) -> usize {
-        self.first.iter().enumerate().map(|(j, &f)| (j - f) * (j - f + 1) / 2).sum()
-    }
 }
 
 #[cfg(test)]
