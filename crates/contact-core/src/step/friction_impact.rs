@@ -158,9 +158,8 @@ fn island_impact(
     // no impulse at all, the answer nearest the start (module docs).
     // One problem, its `b` set for each solve (a copy of a dense `A` each
     // time cost a 210-box pyramid 46 MB a step).
-    let problem_of = std::cell::RefCell::new(Problem::new(a, Vec::new(), neq, rows.len(), contacts.clone()));
-    let solve = |b: Vec<f64>| -> Option<Vec<f64>> {
-        let mut p = problem_of.borrow_mut();
+    let mut p = Problem::new(a, Vec::new(), neq, rows.len(), contacts.clone());
+    let mut solve = |b: Vec<f64>| -> Option<Vec<f64>> {
         p.b = b;
         let start = p.start(&warm);
         let pivoted = p.solve(start.clone()).ok().map(|ans| ans.lambda);
