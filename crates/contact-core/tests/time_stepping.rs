@@ -285,4 +285,8 @@ fn a_problem_past_what_a_step_factors_is_refused_and_said() {
     // (here the divergence check, 20 m inside).
     assert!(!matches!(report.status, StepStatus::Ok), "{:?}", report.status);
     assert!(w.state.q.iter().all(|q| q.is_finite()));
+    // Its cause names the scheme's own knob, not Baumgarte's τ, which
+    // time-stepping does not have.
+    let StepStatus::Diverged { cause, .. } = &report.status else { panic!("{:?}", report.status) };
+    assert!(cause.contains("under time-stepping") && !cause.contains("Baumgarte"), "{cause}");
 }

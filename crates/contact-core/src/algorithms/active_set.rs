@@ -33,11 +33,14 @@ pub struct ActiveSet {
     pub handled: Vec<bool>,
     /// False until an algorithm that keeps `F⁺` has initialised it.
     pub initialized: bool,
+    /// Time-stepping only ([`crate::timestep`]): the last step's impulse `P_k`
+    /// on every row it held, the next step's start (empty otherwise).
+    pub impulse: Vec<f64>,
 }
 
 impl ActiveSet {
     pub fn new(nconstraints: usize) -> Self {
-        ActiveSet { handled: vec![false; nconstraints], initialized: false }
+        ActiveSet { handled: vec![false; nconstraints], initialized: false, impulse: Vec::new() }
     }
 
     /// `E ∪ F⁺` as an index list.

@@ -38,8 +38,10 @@
 //!
 //! **Exact per step.** Without friction this is the complementarity problem
 //! `a = A P − b`, `A = J M⁻¹ Jᵀ`, `b = −(J v_free + c)`, solved by
-//! [`crate::lcp::solve_lcp`] (warm pivoting from the last step's impulses,
-//! an interior point past its budget, the contract [`crate::lcp::CONTRACT`]
+//! [`crate::lcp::solve_lcp_from`] (from the last step's impulses: on a pile
+//! at rest one proximal round on the rows it held, which keeps the interior
+//! point's positive impulses on a hyperstatic set where pivoting's basic
+//! answers have negative ones; else warm pivoting, an interior point past its budget, the contract [`crate::lcp::CONTRACT`]
 //! checked after every solve: `P ≥ −ε_P`, `a ≥ −ε_a`, `|P a| ≤ ε_c`, with
 //! tolerances from the island's own `A` and `b`). Its primal,
 //! `min ½‖q̇⁺ − v_free‖²_M` subject to `J q̇⁺ ≥ −c`, is strictly convex, so
@@ -63,7 +65,7 @@ use crate::constraint::ConstraintKind;
 use crate::friction;
 use crate::friction_impact;
 use crate::kkt::ContactProblem;
-use crate::lcp::{self, Cap, solve_lcp};
+use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
 use crate::settings::Settings;
 
@@ -83,6 +85,10 @@ pub(crate) struct Outcome {
     pub friction: Vec<f64>,
     /// `J_k q̇⁺ + c_k` for every constraint (`c_k = g_k / h` outside `rows`).
     pub slack: Vec<f64>,
+    /// Rows the solve held (its final clamped set, a basis where it found
+    /// one): the next step's warm start. Every row with `P_k > 0` would be
+    /// every row after an interior point, whose `P` is positive throughout.
+    pub held: Vec<bool>,
     /// Rows with Newton's restitution this step.
     pub bounced: usize,
     /// Velocity problems solved (one, unless rows left out joined).
@@ -136,8 +142,8 @@ fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
 }
 
 /// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`:
-/// row `k` took an impulse last step.
-pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: &[bool], h: f64) -> Outcome {
+/// the impulse row `k` took last step where the solve held it, else 0.
+pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: &[f64], h: f64) -> Outcome {
     let problem = ContactProblem::new(model, state, settings.tau);
     let m = problem.nconstraints();
     let qd = state.qd.clone();
@@ -150,7 +156,7 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
     let mut member: Vec<bool> = (0..m)
         .map(|k| {
             problem.kinds[k] == ConstraintKind::Equality
-                || warm.get(k).copied().unwrap_or(false)
+                || warm.get(k).is_some_and(|p| *p > 0.0)
                 || problem.rows[k].g <= reach
         })
         .collect();
@@ -187,6 +193,7 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
                 rows,
                 impulse: solved.impulse,
                 friction: solved.friction,
+                held: solved.held,
                 slack,
                 bounced,
                 solves,
@@ -205,6 +212,7 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
 struct Solved {
     qd: Vec<f64>,
     impulse: Vec<f64>,
+    held: Vec<bool>,
     friction: Vec<f64>,
     islands: usize,
     capped: Option<Cap>,
@@ -216,13 +224,13 @@ fn solve_rows(
     neq: usize,
     targets: &[(f64, bool)],
     vfree: &[f64],
-    warm: &[bool],
+    warm: &[f64],
 ) -> Solved {
     let m = problem.nconstraints();
     let mut impulse = vec![0.0; m];
     let mut friction = if problem.tangents.iter().any(Option::is_some) { vec![0.0; m] } else { Vec::new() };
     if rows.is_empty() {
-        return Solved { qd: vfree.to_vec(), impulse, friction, islands: 0, capped: None };
+        return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, islands: 0, capped: None };
     }
     // Rows that couple past what a step factors: not solved, and said.
     let mut on = vec![0usize; vfree.len()];
@@ -234,7 +242,7 @@ fn solve_rows(
     let pairs = on.iter().map(|n| n * n).sum::<usize>();
     if pairs > lcp::MAX_COUPLING {
         let capped = Some(Cap { rows: rows.len(), pivots: 0, why: lcp::Stop::TooLarge(pairs) });
-        return Solved { qd: vfree.to_vec(), impulse, friction, islands: 0, capped };
+        return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, islands: 0, capped };
     }
     // With friction: Coulomb's cone at the velocity level, the targets as
     // biases; no restitution scaling is asked of it (`e` is in `c`).
@@ -248,13 +256,14 @@ fn solve_rows(
                 friction[k] = p;
             }
             let islands = friction::islands(problem, rows).len();
-            return Solved { qd: s.qd, impulse, friction, islands, capped: None };
+            let held = impulse.iter().map(|p| *p > 0.0).collect();
+            return Solved { qd: s.qd, impulse, held, friction, islands, capped: None };
         }
     }
     let graph = problem.graph(rows);
     let b: Vec<f64> = rows.iter().map(|&k| -(problem.rows[k].row.dot(vfree) + targets[k].0)).collect();
-    let warm_local: Vec<bool> = rows.iter().map(|&k| warm.get(k).copied().unwrap_or(false)).collect();
-    let lcp = solve_lcp(&graph, &b, neq, &warm_local, 0.0);
+    let warm_local: Vec<f64> = rows.iter().map(|&k| warm.get(k).copied().unwrap_or(0.0)).collect();
+    let lcp = solve_lcp_from(&graph, &b, neq, &warm_local, 0.0);
     let mut capped = lcp.capped;
     if capped.is_none() {
         let ratio = lcp::contract_ratio(&graph, &b, neq, &lcp.lambda);
@@ -265,11 +274,13 @@ fn solve_rows(
     if capped.is_none() && problem.has_friction(rows) {
         capped = Some(Cap { rows: rows.len(), pivots: lcp.rounds.len(), why: lcp::Stop::Friction });
     }
+    let mut held = vec![false; m];
     for (i, &k) in rows.iter().enumerate() {
         impulse[k] = lcp.lambda[i];
+        held[k] = lcp.clamped[i] && lcp.lambda[i] > 0.0;
     }
     let dv = problem.velocity_change(&impulse);
     let qd: Vec<f64> = vfree.iter().zip(&dv).map(|(v, d)| v + d).collect();
     let islands = graph.islands().into_iter().max().map_or(0, |i| i + 1);
-    Solved { qd, impulse, friction, islands, capped }
+    Solved { qd, impulse, held, friction, islands, capped }
 }

@@ -191,6 +191,9 @@ impl World {
         let keys = generator.candidates(&self.model.bodies, &self.state, margin, &keep);
         if let Some(remap) = self.model.set_contact_rows(keys) {
             self.active_set.handled = remap.apply(&self.active_set.handled, false);
+            if !self.active_set.impulse.is_empty() {
+                self.active_set.impulse = remap.apply(&self.active_set.impulse, 0.0);
+            }
         }
     }
 
@@ -201,6 +204,8 @@ impl World {
         if self.settings.scheme == Scheme::TimeStepping {
             return self.time_step(h);
         }
+        // Time-stepping's impulses are its own warm start, not this scheme's.
+        self.active_set.impulse.clear();
         let asleep = self.sleep.begin_step(&self.settings.sleep, &self.model, &mut self.state);
         if asleep.any
             && self.model.bodies.iter().enumerate().all(|(b, body)| !body.is_dynamic() || self.sleep.is_asleep(b))
@@ -364,7 +369,12 @@ impl World {
     fn time_step(&mut self, h: f64) -> StepReport {
         let before = self.state.clone();
         let pushed = self.model.bodies.iter().any(|b| b.is_pushed());
-        let warm = self.active_set.handled.clone();
+        // The last step's impulses on the rows it held (none after an
+        // event-driven step: the flags alone, which start at zero impulse).
+        let impulse = &self.active_set.impulse;
+        let warm: Vec<f64> = (0..self.active_set.handled.len())
+            .map(|k| if self.active_set.handled[k] { impulse.get(k).copied().unwrap_or(0.0) } else { 0.0 })
+            .collect();
         let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, h);
         let finite = self.state.q.iter().chain(&self.state.qd).all(|v| v.is_finite());
         if !finite {
@@ -374,8 +384,9 @@ impl World {
         let m = out.impulse.len();
         let kinds = &out.problem.kinds;
         for k in 0..m.min(self.active_set.handled.len()) {
-            self.active_set.handled[k] = out.impulse[k] > 0.0 && kinds[k] == ConstraintKind::Inequality;
+            self.active_set.handled[k] = out.held[k] && kinds[k] == ConstraintKind::Inequality;
         }
+        self.active_set.impulse = (0..m).map(|k| if out.held[k] { out.impulse[k] } else { 0.0 }).collect();
         self.steps += 1;
         let g = self.model.constraint_values(&self.state.q);
         let max_violation = max_violation(&g, kinds);
@@ -560,7 +571,13 @@ impl World {
             format!("a violation of {max_violation:.3e} m, past {violation_bound} m")
         };
         let tau = self.settings.tau;
-        let why = if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {
+        let why = if self.settings.scheme == Scheme::TimeStepping {
+            // No Baumgarte term under Moreau–Jean: τ plays no part.
+            format!(
+                "h = {h:e} s may be too large for this scene under time-stepping (Moreau–Jean, whose \
+                 targets are gaps over h: τ plays no part), or a force too strong; try a smaller h"
+            )
+        } else if let Some(warning) = self.settings.integrator.tau_warning(tau, h) {
             warning
         } else {
             format!("h = {h:e} s may be too large for this scene, or a force too strong; try a smaller h or a larger τ")
