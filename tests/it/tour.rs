@@ -152,7 +152,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 12, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 13, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -310,6 +310,24 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
         // Stopped to a micron a second (the strings' drift: 3e-7 m/s).
         assert!(shown(&app, ball).last().unwrap().1.abs() < 1e-6, "{ball} stopped: {:?}", shown(&app, ball).last());
     }
+
+    // 13 · Zeno's ball under the paper's scheme: the rewinds log holds 16
+    // bounces by 2.8 s, each at its closed-form time, each 0.8 times as fast.
+    let app = run_step_to_its_pause(step_index("13 ·"));
+    let log = app.world().resource::<contact_lab::app::timeline::EventLog>();
+    assert_eq!(log.total, 16, "bounces in the rewinds log: {:?}", log.events.iter().map(|e| e.t).collect::<Vec<_>>());
+    let (g, e) = (9.81_f64, 0.8_f64);
+    let t0 = (1.0 / g).sqrt();
+    let v0 = g * t0;
+    for (k, ev) in log.events.iter().enumerate() {
+        let t = t0 + 2.0 * v0 * (1..=k).map(|j| e.powi(j as i32)).sum::<f64>() / g;
+        assert!((ev.t - t).abs() < 1e-9, "bounce {}: {} s against {t} s", k + 1, ev.t);
+        assert!((ev.approach_speed[0].1 - v0 * e.powi(k as i32)).abs() < 1e-9, "bounce {}: {:?}", k + 1, ev);
+    }
+    let said: Vec<String> = log.events.iter().take(3).map(|ev| format!("{:.4}", ev.t)).collect();
+    assert_eq!(said, ["0.3193", "0.8301", "1.2388"], "the times the text gives");
+    let speeds: Vec<String> = log.events.iter().take(3).map(|ev| format!("{:.3}", ev.approach_speed[0].1)).collect();
+    assert_eq!(speeds, ["3.132", "2.506", "2.005"], "the speeds the text gives");
 }
 
 /// The keys a "what to look at" line asks for, in its order: "Press R, then
@@ -497,12 +515,29 @@ fn every_action_of_the_paper_tour_does_what_its_text_says() {
                     assert!(ts.lane.max_penetration < 1e-9, "at round-off: {}", ts.lane.max_penetration);
                     assert!(c.main_penetration < 1e-9, "the lab's: {}", c.main_penetration);
                 }
+                // "Press R, then C and Space: … the clock plays to 2.8 s" —
+                // then Time-stepping's ball at rest on the floor since 2.72 s,
+                // with no event, while the lab's still bounces.
+                "13" => {
+                    let lab = app.world().resource::<Lab>();
+                    assert!((lab.time() - 2.8).abs() < 1e-9, "{line}: played to {} s", lab.time());
+                    let (y, v) = (lab.world.state.q[1] - 0.05, lab.world.state.qd[1]);
+                    assert!(y > 1e-4 || v.abs() > 1e-3, "{line}: the lab's ball still bounces: {y} m, {v} m/s");
+                    let c = app.world().resource::<Compare>();
+                    assert!(c.on && c.lanes.len() == 4, "{line}: {} lanes", c.lanes.len());
+                    let ts = c.lane(contact_core::Method::TIME_STEPPING).expect("a time-stepping lane");
+                    assert_eq!(ts.from, 0.0, "{line}: forked at {} s", ts.from);
+                    let w = &ts.lane.world;
+                    assert_eq!(w.state.qd[1], 0.0, "{line}: at rest");
+                    assert!(w.state.q[1] - 0.05 < 1e-12, "{line}: on the floor, {} m up", w.state.q[1] - 0.05);
+                    assert!(ts.lane.report.as_ref().is_some_and(|r| r.events.is_empty()), "{line}: no event");
+                }
                 _ => panic!("step {n}: {line:?} asks for keys this test does not check: give it its check"),
             }
             performed.push(n.to_string());
         }
     }
-    assert_eq!(performed, ["2", "8", "9", "11", "12"], "every action sentence is performed");
+    assert_eq!(performed, ["2", "8", "9", "11", "12", "13"], "every action sentence is performed");
 }
 
 /// T opens the tour on its step, loaded and running as its text expects

@@ -175,11 +175,12 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
-    const PINNED: [(&str, u64); 21] = [
+    const PINNED: [(&str, u64); 22] = [
         ("ball-pile.ron", 0x99c41bb1fd244974),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x6471a2a15e7c33fa),
         ("billiard-spin.ron", 0xec38c17045290181),
+        ("bouncing-ball.ron", 0x76126d7f43ae1bac),
         ("box-over-step.ron", 0x9e7e449426365bf1),
         ("box-pyramid.ron", 0x9230ffe200a67730),
         ("box-stack.ron", 0x3d336dad505374d4),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 21] = [
+const BUILT_IN: [&str; 22] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -27,6 +27,7 @@ const BUILT_IN: [&str; 21] = [
     "rocking-block-rough.ron",
     "painleve-rod.ron",
     "billiard-spin.ron",
+    "bouncing-ball.ron",
 ];
 
 fn scenes_dir() -> PathBuf {
@@ -565,4 +566,58 @@ fn an_active_tolerance_below_the_root_finders_is_refused() {
         v_max = v_max.max(w.state.qd[1]);
     }
     assert!((v_max - 0.5 * v_in).abs() < 0.02, "leaves at {v_max} m/s, not 0.5 × {v_in}");
+}
+
+/// Issue 38: Zeno's bouncing ball, as its description and tour step 13 say.
+/// Event-driven, with exact free flight: every bounce at its closed-form
+/// time `t_k = t₀ + 2 v₀ (e + … + e^(k−1)) / g` and speed `e^k v₀` (to 1e-9),
+/// 16 by 2.8 s and 30 in all, then a plastic landing at 2.870 s, before
+/// T∞ = 2.873 s. Time-stepping: no event, 19 bounces (`v⁺ = −e v − h g`),
+/// at rest on the floor from 2.719 s.
+#[test]
+fn the_bouncing_ball_s_bounces_accumulate_and_each_scheme_ends_them() {
+    let (g, e, height) = (9.81_f64, 0.8_f64, 0.5_f64);
+    let t0 = (2.0 * height / g).sqrt();
+    let v0 = g * t0;
+    let t_inf = t0 + 2.0 * e * v0 / (g * (1.0 - e));
+    assert!((t_inf - 2.873).abs() < 5e-4, "T∞ = {t_inf}");
+    let s = load("bouncing-ball.ron", &Overrides::default());
+    let mut w = s.world.clone();
+    let mut events = Vec::new();
+    while w.state.t < 2.8 - 1e-9 {
+        events.extend(w.step(s.dt).events);
+    }
+    assert_eq!(events.len(), 16, "bounces by 2.8 s");
+    for (k, ev) in events.iter().enumerate() {
+        let t = t0 + 2.0 * v0 * (1..=k).map(|j| e.powi(j as i32)).sum::<f64>() / g;
+        assert!((ev.t - t).abs() < 1e-9, "bounce {}: {} s against {t} s", k + 1, ev.t);
+        let v = ev.approach_speed[0].1;
+        assert!((v - v0 * e.powi(k as i32)).abs() < 1e-9, "bounce {}: {v} m/s", k + 1);
+    }
+    while w.state.t < t_inf - 1e-9 {
+        events.extend(w.step(s.dt).events);
+    }
+    let bounces = events.iter().filter(|ev| ev.approach_speed[0].1 >= 1e-3).count();
+    assert_eq!(bounces, 30, "bounces located before T∞");
+    assert!(w.state.qd[1].abs() < 1e-5 && w.state.q[1] - 0.05 < 1e-6, "on the floor at T∞: {:?}", w.state);
+
+    let mut ts = s.world.clone();
+    ts.settings.scheme = contact_core::Scheme::TimeStepping;
+    let (mut rebounds, mut rest) = (0, None);
+    while ts.state.t < 4.0 - 1e-9 {
+        let before = ts.state.qd[1];
+        let r = ts.step(s.dt);
+        assert!(r.events.is_empty());
+        let v = ts.state.qd[1];
+        if before < 0.0 && v > 0.0 {
+            rebounds += 1;
+            rest = None;
+        }
+        if v == 0.0 && ts.state.q[1] - 0.05 < 1e-12 {
+            rest.get_or_insert(ts.state.t);
+        }
+    }
+    assert_eq!(rebounds, 19);
+    let rest = rest.expect("at rest");
+    assert!((rest - 2.719).abs() < 1e-6, "at rest from {rest} s");
 }

@@ -32,8 +32,10 @@ impl AlgorithmSwitcher<'_, '_, '_> {
         let current = lab.world.settings.algorithm;
         let scheme = lab.world.settings.scheme;
         ui.heading("Algorithm");
-        // The scheme first: under time-stepping only Exact applies.
-        ui.horizontal(|ui| {
+        // The scheme first: under time-stepping only Exact applies. Wrapped:
+        // in presenter mode's narrow panel a row wider than it pushed every
+        // line below past the panel's edge, cut off.
+        ui.horizontal_wrapped(|ui| {
             for s in Scheme::ALL {
                 let hover = match s {
                     Scheme::EventDriven => {

@@ -12,7 +12,7 @@ use super::placement::{self, bodies_under};
 use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::names::seen_name;
-use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::palette::method_color;
 use crate::app::lab::{ConstraintState, ConstraintStatus, ViewTransform, force, geometry, num, palette};
 
 pub struct Overlay<'a, 'w, 's> {
@@ -500,15 +500,16 @@ impl Overlay<'_, '_, '_> {
         p.galley(below, detail, Color32::from_gray(190));
     }
 
-    /// The algorithm and time at the top left; where it ends (the scale bar keeps clear of it).
+    /// The method (the algorithm, or Time-stepping) and time at the top
+    /// left; where it ends (the scale bar keeps clear of it).
     fn top_label(&self, p: &egui::Painter) -> f32 {
         let x0 = self.rect.min.x + 40.0;
         let Some(lab) = self.data.lab.as_deref() else { return x0 };
-        let a = lab.world.settings.algorithm;
+        let a = contact_core::Method::of(&lab.world.settings);
         let paused = if self.data.virt.is_paused() && !self.data.clip.holding { "  ·  ⏸ paused" } else { "" };
         let text = format!("{} · t = {:.4} s{paused}", a.label(), lab.time());
         let width = p.layout_no_wrap(text.clone(), FontId::proportional(16.0), Color32::WHITE).size().x;
-        label(p, Pos2::new(x0, self.rect.min.y + 8.0), Align2::LEFT_TOP, &text, 16.0, algorithm_color(a));
+        label(p, Pos2::new(x0, self.rect.min.y + 8.0), Align2::LEFT_TOP, &text, 16.0, method_color(a));
         x0 + width + 6.0
     }
 

@@ -1,7 +1,7 @@
 //! Presenter mode (F5, `--present`): for a class in front of a projector. The
 //! whole interface is drawn half again as large; the panels shrink to the
 //! scene, the algorithm switcher and one plot (the scene's first); and a banner
-//! over the world view names the algorithm in its colour and the handled set
+//! over the world view names the method (the algorithm, or Time-stepping) in its colour and the handled set
 //! `E ∪ F⁺` of the last step, large enough to read from the back of the room.
 
 use bevy_egui::egui::{self, RichText};
@@ -10,7 +10,7 @@ use super::data::PanelData;
 use super::placement::{self, bodies_under};
 use crate::app::lab::ViewTransform;
 use crate::app::lab::names::seen_name;
-use crate::app::lab::palette::algorithm_color;
+use crate::app::lab::palette::method_color;
 
 /// How much larger everything is drawn in presenter mode.
 pub const ZOOM: f32 = 1.5;
@@ -36,7 +36,9 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let right = egui::pos2(world.max.x - size.x - MARGIN.x, world.min.y + MARGIN.y);
     let under = |at: egui::Pos2| bodies_under(egui::Rect::from_min_size(at, size), &discs);
     let at = if right.x > left.x && under(right) < under(left) { right } else { left };
-    let algorithm = lab.world.settings.algorithm;
+    // The method: the algorithm, or Time-stepping (whose solver is Exact's,
+    // but whose step is not the paper's).
+    let method = contact_core::Method::of(&lab.world.settings);
     let handled: Vec<String> = lab.report.as_ref().map_or(Vec::new(), |r| {
         (0..r.handled.len())
             .filter(|&k| r.handled[k])
@@ -58,7 +60,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
     let set = match handled.len() {
         0 if lab.report.is_none() => "no step yet".to_string(),
         0 => "E ∪ F⁺ = ∅".to_string(),
-        n if n > BANNER_ROWS || wide(algorithm.label(), ALGORITHM_SIZE) + wide(&named, SET_SIZE) > width - 40.0 => {
+        n if n > BANNER_ROWS || wide(method.label(), ALGORITHM_SIZE) + wide(&named, SET_SIZE) > width - 40.0 => {
             format!("E ∪ F⁺: {n} rows")
         }
         _ => named,
@@ -78,10 +80,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
                     ui.set_max_width(width);
                     ui.horizontal_wrapped(|ui| {
                         ui.label(
-                            RichText::new(algorithm.label())
-                                .size(ALGORITHM_SIZE)
-                                .strong()
-                                .color(algorithm_color(algorithm)),
+                            RichText::new(method.label()).size(ALGORITHM_SIZE).strong().color(method_color(method)),
                         );
                         let set = RichText::new(set).size(SET_SIZE).color(egui::Color32::from_gray(235));
                         ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Wrap));

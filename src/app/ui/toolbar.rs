@@ -7,7 +7,7 @@ use crate::app::clip::ClipAction;
 use crate::app::compare::CompareAction;
 use crate::app::edit::EditAction;
 use crate::app::lab::LabAction;
-use crate::app::lab::palette::{self, algorithm_color};
+use crate::app::lab::palette;
 use crate::app::tour::TourAction;
 
 pub struct Toolbar<'a, 'w, 's> {
@@ -262,8 +262,8 @@ impl Toolbar<'_, '_, '_> {
             self.actions.push(LabAction::FitView);
         }
         if let Some(lab) = &self.data.lab {
-            let a = lab.world.settings.algorithm;
-            ui.label(RichText::new(a.label()).strong().color(algorithm_color(a)).size(16.0));
+            let a = contact_core::Method::of(&lab.world.settings);
+            ui.label(RichText::new(a.label()).strong().color(palette::method_color(a)).size(16.0));
             if paused {
                 ui.label(RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40)));
             }
