@@ -32,7 +32,7 @@ use crate::kkt::{ContactProblem, KktSolution};
 use crate::model::{Model, State};
 pub use crate::settings::{Integrator, Scheme, Settings};
 use crate::sleep::Sleep;
-use crate::speculative::{active_flags, landing};
+use crate::speculative::{active_flags, horizon, landing};
 use crate::trace::Trace;
 
 /// Past these a step is reported as diverged: no scene of the lab moves a body
@@ -235,11 +235,11 @@ impl World {
             }
             let mut problem = ContactProblem::new(&self.model, &self.state, self.settings.tau);
             problem.h = remaining;
-            let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining);
+            let mut active = active_flags(&self.settings, &self.state.qd, &mut problem, remaining, h);
             hold.retain(|&k| !asleep.any || !asleep.rows[k]);
             for &k in &hold {
                 active[k] = true;
-                problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], remaining, h);
+                problem.d[k] = landing(&self.settings, &self.state.qd, &problem.rows[k], horizon(remaining, h), h);
             }
             asleep.set_aside(&mut active, &mut self.active_set.handled);
             let ctx = SolveContext { problem: &problem, active: &active, tol: self.settings.tol };
