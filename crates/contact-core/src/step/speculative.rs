@@ -187,4 +187,30 @@ mod tests {
             }
         }
     }
+
+    /// Issue 38, part 4: a row approaching at 1 cm/s half a tolerance out,
+    /// landed in the remainder `r` of a step after an event: over
+    /// `horizon(r, step)` its target stays within 64 times a whole step's
+    /// (it grew as `1/r²`: 1e13 m/s² at r = 1 ns), and at the remainder's end
+    /// (semi-implicit Euler) it is short of its landing, never inside; from
+    /// an eighth of a step on, it lands exactly as before.
+    #[test]
+    fn a_landing_in_a_tiny_remainder_is_bounded_and_never_ends_inside() {
+        let settings = Settings::default();
+        let step = 1e-3;
+        let target = 0.5 * settings.tol.active;
+        let r = RowEval { g: target, row: SparseRow::from_entries(&[(1, 1.0)]), jd_qd: 0.0 };
+        let qd = [0.0, -0.01];
+        let whole = landing(&settings, &qd, &r, step, step).abs();
+        for rem in [1e-9, 1e-6, 1e-5, step / 8.0, step / 2.0, step] {
+            let d = landing(&settings, &qd, &r, horizon(rem, step), step);
+            assert!(d.abs() <= 64.0 * whole * (1.0 + 1e-12), "r = {rem}: d = {d}, a whole step's {whole}");
+            let v = qd[1] + rem * d;
+            let end = r.g + rem * v;
+            assert!(end >= 0.0, "r = {rem}: ends {:e} m inside", -end);
+            if rem >= step / 8.0 {
+                assert!((end - target).abs() < 1e-15, "r = {rem}: lands on its target: {end}");
+            }
+        }
+    }
 }
