@@ -41,9 +41,10 @@
 //! [`crate::lcp::solve_lcp_from`] (from the last step's impulses: on a pile
 //! at rest one proximal round on the rows it held, which keeps the interior
 //! point's positive impulses on a hyperstatic set where pivoting's basic
-//! answers have negative ones; else warm pivoting, an interior point past its budget, the contract [`crate::lcp::CONTRACT`]
-//! checked after every solve: `P ≥ −ε_P`, `a ≥ −ε_a`, `|P a| ≤ ε_c`, with
-//! tolerances from the island's own `A` and `b`). Its primal,
+//! answers have negative ones; else warm pivoting, an interior point past
+//! its budget), the contract [`crate::lcp::CONTRACT`] checked after every
+//! solve: `P ≥ −ε_P`, `a ≥ −ε_a`, `|P a| ≤ ε_c`, with
+//! tolerances from the island's own `A` and `b`. Its primal,
 //! `min ½‖q̇⁺ − v_free‖²_M` subject to `J q̇⁺ ≥ −c`, is strictly convex, so
 //! `q̇⁺` is unique even where `P` is not (a hyperstatic pile). The work is
 //! bounded by pivot and iteration counts, never by wall time: replay is bit
