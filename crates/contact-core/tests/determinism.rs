@@ -225,7 +225,9 @@ fn built_in_scene_trajectories_are_pinned() {
 /// landing pinned, bit for bit, like the event-driven trajectories above.
 /// Pinned again when a step started from the last step's impulses
 /// (`lcp::solve_lcp_from`) instead of their signs: the same `q̇⁺` to the
-/// contract's tolerance, reached by another path, so other round-off.
+/// contract's tolerance, reached by another path, so other round-off; and
+/// again when a proximal round that moves more than a third of its rows
+/// gives up at once (`lcp::PROXIMAL_MOVES`).
 #[test]
 fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
     let path = format!("{}/../../assets/scenes/ball-pile.ron", env!("CARGO_MANIFEST_DIR"));
@@ -243,7 +245,7 @@ fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
         v.state_hash()
     };
     assert_eq!(state_hash(&w), again, "two runs from the same start differ");
-    assert_eq!(state_hash(&w), 0xf62f1e735e991470);
+    assert_eq!(state_hash(&w), 0x98d599c28afdf67e);
 }
 
 /// The ball pile under Right, its algorithm until issue 25: the hash pinned
