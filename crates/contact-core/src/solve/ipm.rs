@@ -181,9 +181,7 @@ impl Newton {
         }
         Llt::try_new_with_symbolic(self.symbolic.clone(), self.a.as_ref(), Side::Lower).ok()
     }
-}
 
-impl Newton {
     /// `A + D + δ diag(A)`, factored with the least `δ` of [`REGULARIZE`]
     /// that makes it positive definite to the machine: where `A + D` is not.
     /// Near the answer of a hyperstatic island `D = s/λ` goes to 0 on the

@@ -606,6 +606,17 @@ impl Work<'_> {
         }
     }
 
+    /// One proximal-point step on the clamped rows factored in `f`
+    /// (`A_CC (1 + ε)`): `λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)`, the
+    /// residual taken with the true `A`.
+    fn correct(&self, f: &Envelope, lambda: &mut [f64]) {
+        let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - self.graph.row(i, lambda)).collect();
+        let dx = f.solve(&r);
+        for (p, &i) in f.order.iter().enumerate() {
+            lambda[i] += dx[p];
+        }
+    }
+
     /// From a previous answer `λ⁰` on its rows held (`C`, the warm set):
     /// `λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)` twice from `λ⁰_C`, one
     /// factorization. For a singular, consistent `A_CC` (a hyperstatic pile
@@ -633,11 +644,7 @@ impl Work<'_> {
                 }
             }
             for _ in 0..REFINE {
-                let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - g.row(i, &lp.lambda)).collect();
-                let dx = f.solve(&r);
-                for (p, &i) in f.order.iter().enumerate() {
-                    lp.lambda[i] += dx[p];
-                }
+                self.correct(&f, &mut lp.lambda);
             }
             for &i in idx {
                 lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
@@ -709,12 +716,8 @@ impl Work<'_> {
         let residual = |l: &[f64]| f.order.iter().map(|&i| (self.b[i] - g.row(i, l)).abs()).fold(0.0, f64::max);
         let mut worst = residual(&lp.lambda);
         for _ in 0..REFINE {
-            let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - g.row(i, &lp.lambda)).collect();
-            let dx = f.solve(&r);
             let before: Vec<f64> = f.order.iter().map(|&i| lp.lambda[i]).collect();
-            for (p, &i) in f.order.iter().enumerate() {
-                lp.lambda[i] += dx[p];
-            }
+            self.correct(&f, &mut lp.lambda);
             // A clamped set that is not consistent (`b_C` off the range of a
             // singular `A_CC` by round-off) sends the step along the null
             // space: kept only when it lowers the residual and keeps `λ_C ≥ 0`.

@@ -122,7 +122,7 @@ pub(crate) fn speculative(settings: &Settings, g: f64, v: f64, a_free: f64, h: f
 }
 
 /// The least landing horizon, as a share of the step (issue 38, part 4).
-pub(crate) const LEAST_HORIZON: f64 = 1.0 / 8.0;
+const LEAST_HORIZON: f64 = 1.0 / 8.0;
 
 /// Over how long a landing row (held, or speculative) is landed when `h` of
 /// a step of `step` is left: `h`, but at least [`LEAST_HORIZON`] of the step.
