@@ -332,8 +332,8 @@ fn crop_of(area: ClipArea, view: &ViewTransform, w: u32, h: u32) -> URect {
             let r = view.rect;
             let x0 = (r.min.x.max(0.0) as u32).min(w.saturating_sub(1));
             let y0 = (r.min.y.max(0.0) as u32).min(h.saturating_sub(1));
-            let x1 = (r.max.x.max(0.0) as u32).clamp(x0 + 1, w);
-            let y1 = (r.max.y.max(0.0) as u32).clamp(y0 + 1, h);
+            let x1 = (r.max.x.max(0.0) as u32).clamp(x0 + 1, w.max(x0 + 1));
+            let y1 = (r.max.y.max(0.0) as u32).clamp(y0 + 1, h.max(y0 + 1));
             URect::new(x0, y0, x1, y1)
         }
     }

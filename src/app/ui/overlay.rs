@@ -31,6 +31,15 @@ fn label_rect(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32
     anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0))
 }
 
+/// `at` moved to the nearest point of `rect`; where `rect` has no room
+/// (a view narrower than its margins, in compare mode on a small screen:
+/// `shrink` gives `min > max`), its centre on that axis. `Rect::clamp`
+/// panics there.
+pub fn clamp_into(rect: egui::Rect, at: Pos2) -> Pos2 {
+    let axis = |v: f32, lo: f32, hi: f32| if lo <= hi { v.clamp(lo, hi) } else { 0.5 * (lo + hi) };
+    Pos2::new(axis(at.x, rect.min.x, rect.max.x), axis(at.y, rect.min.y, rect.max.y))
+}
+
 /// Text with a dark halo so it reads over anything.
 fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
     let font = FontId::proportional(size);
@@ -302,7 +311,7 @@ impl Overlay<'_, '_, '_> {
                     continue;
                 }
                 self.data.on_screen.marker[i] = true;
-                let e = inner.clamp(s);
+                let e = clamp_into(inner, s);
                 let dir = (s - e).normalized();
                 let c = palette::egui(palette::body_rgb(i));
                 let tip = e + dir * 8.0;
@@ -689,4 +698,25 @@ fn linear(a: f64, b: f64, c: f64) -> String {
         }
     }
     if out.is_empty() { "0".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamping_into_a_rectangle_with_no_room_takes_its_centre_and_never_panics() {
+        // Compare mode at 1024x768: a view 20 px high, 14 px margins.
+        let view = egui::Rect::from_min_size(Pos2::new(100.0, 231.0), egui::vec2(300.0, 20.0));
+        let inner = view.shrink(14.0);
+        assert!(inner.min.y > inner.max.y, "the case that panicked: {inner:?}");
+        let e = clamp_into(inner, Pos2::new(50.0, 900.0));
+        assert_eq!(e, Pos2::new(114.0, 241.0), "x clamped to the margin, y at the centre");
+        // A roomy rectangle clamps as egui's own.
+        let roomy = egui::Rect::from_min_size(Pos2::ZERO, egui::vec2(200.0, 100.0));
+        let p = Pos2::new(-5.0, 40.0);
+        assert_eq!(clamp_into(roomy, p), roomy.clamp(p));
+        // Nothing panics on NaN.
+        let _ = clamp_into(egui::Rect::NAN, p);
+    }
 }
