@@ -50,6 +50,7 @@
 //! | [`ipm`] | `solve/` (foundations) | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | `solve/` (foundations) | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
 //! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `constraint`, `lcp`, `schur` |
+//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its contract | `constraint`, `coulomb`, `lcp`, `schur` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`kkt`] | `model/` (model) | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
@@ -65,7 +66,7 @@
 //! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`], [`Scheme`] | `active_set`, `choice`, `impulse`, `model`, `sleep`, `units` |
 //! | [`speculative`] | `step/` (step) | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `constraint`, `impulse`, `model`, `settings`, `speculative`, `units` |
-//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `friction_impact` | `constraint`, `friction`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
+//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `cone_fixed_point`, no impulse that creates energy | `cone_fixed_point`, `constraint`, `kkt`, `lcp`, `model`, `settings` |
 //! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `body`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `sleep`, `speculative`, `timestep`, `trace` (the solvers through [`Algorithm::solver`]) |
 //! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `body`, `settings`, `world` |
 //! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per [`Method`] (scheme, algorithm) | `choice`, `constraint`, `input`, `settings`, `world` |
@@ -89,7 +90,7 @@ pub mod testing;
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
 pub use model::{contacts, kkt};
-pub use solve::{coulomb, ipm, lcp, schur};
+pub use solve::{cone_fixed_point, coulomb, ipm, lcp, schur};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};

@@ -36,11 +36,14 @@ pub struct ActiveSet {
     /// Time-stepping only ([`crate::timestep`]): the last step's impulse `P_k`
     /// on every row it held, the next step's start (empty otherwise).
     pub impulse: Vec<f64>,
+    /// Time-stepping only: the last step's friction impulse `P_t` on every
+    /// contact with friction it held (empty otherwise).
+    pub friction: Vec<f64>,
 }
 
 impl ActiveSet {
     pub fn new(nconstraints: usize) -> Self {
-        ActiveSet { handled: vec![false; nconstraints], initialized: false, impulse: Vec::new() }
+        ActiveSet { handled: vec![false; nconstraints], initialized: false, impulse: Vec::new(), friction: Vec::new() }
     }
 
     /// `E ∪ F⁺` as an index list.

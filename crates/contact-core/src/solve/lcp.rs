@@ -173,6 +173,10 @@ pub enum Stop {
     /// The problem couples this many pairs of rows through a shared
     /// coordinate, past what a step factors ([`MAX_COUPLING`]): not solved.
     TooLarge(usize),
+    /// With friction at the velocity level: the fixed point of
+    /// [`crate::cone_fixed_point`] did not meet its contract in
+    /// [`Cap::pivots`] evaluations; the least ratio it reached.
+    FixedPoint(f64),
 }
 
 /// The most pairs of rows sharing a coordinate (`Σ_d n_d²`, `n_d` the rows
@@ -207,6 +211,10 @@ impl Cap {
                 "the problem's {rows} rows share coordinates in {pairs} pairs, past the {MAX_COUPLING} a step \
                  factors (a step far longer than the scene's motions sweeps every body past every other): the step \
                  was not solved"
+            ),
+            Stop::FixedPoint(ratio) => format!(
+                "Coulomb's fixed point on {rows} cone edges did not meet its contract in {pivots} frictionless \
+                 solves (the nearest missed it by a factor of {ratio:.1})"
             ),
             Stop::Friction => format!(
                 "no answer with Coulomb friction on an island of {rows} contacts (Lemke's method ended on a ray): \

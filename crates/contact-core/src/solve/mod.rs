@@ -1,10 +1,13 @@
 //! **Foundations, linear algebra**: the sparse `A = J M⁻¹ Jᵀ` of eq. (6)
 //! and its factorizations ([`schur`]), complementarity problems by pivoting
 //! ([`lcp`]) finished by an interior point ([`ipm`]), and planar Coulomb
-//! friction as a complementarity problem ([`coulomb`]).
+//! friction as a complementarity problem ([`coulomb`]), and at the velocity
+//! level as a fixed point of frictionless problems on the cone's edges
+//! ([`cone_fixed_point`]).
 //!
 //! May import: `geometry` (sparse rows), nothing above.
 
+pub mod cone_fixed_point;
 pub mod coulomb;
 pub mod ipm;
 pub mod lcp;

@@ -50,9 +50,27 @@
 //! bounded by pivot and iteration counts, never by wall time: replay is bit
 //! for bit. A solve that misses the contract is [`crate::world::StepStatus::Unsolved`].
 //!
-//! **Friction** is Coulomb's planar cone at the velocity level, the problem
-//! impacts with friction already solve ([`crate::friction_impact`]) with the
-//! targets `c_k`: `v_t⁺ = 0` and `|P_t| ≤ μ P_n`, or `P_t = −μ P_n sign(v_t⁺)`.
+//! **Friction** is Coulomb's planar cone at the velocity level with the
+//! targets `c_k`: `v_t⁺ = 0` and `|P_t| ≤ μ P_n`, or `P_t = −μ P_n
+//! sign(v_t⁺)`, solved as a fixed point of frictionless problems on the
+//! cone's edges ([`crate::cone_fixed_point`]: sparse, warm-started from the
+//! last step's impulses and this step's slips), its contract checked after
+//! every solve; a miss is [`crate::world::StepStatus::Unsolved`], never Ok.
+//!
+//! **No impulse creates energy.** Newton's law can: with friction (Kane's
+//! example), and without (a rod flat on a floor, one end lifting at 1 m/s
+//! and the other falling at 3 m/s, e = 1: the rebound of the falling end
+//! drives the lifting end's row closed, whose impulse then works against
+//! its own separating speed, +28.6 % in one step). So after the solve, where
+//! a row rebounds and `½‖q̇⁺‖²_M > ½‖v_free‖²_M`, the step takes the largest
+//! share of every row's restitution that does not (bisection, as the
+//! event-driven impacts do, [`crate::friction_impact`]); the plastic law
+//! (`c ≥ 0`) never does.
+//!
+//! **Friction's work** is each tangential impulse on its row's mean speed
+//! over the step, `−P_t J_t (v_free + q̇⁺)/2`: with the normal rows' shares
+//! it sums to the change of kinetic energy exactly (the end speed alone
+//! missed `½ P_t² A_tt` a step).
 //!
 //! **Rows within reach.** The contact generator keeps rows within
 //! `4 h v_max` ([`crate::world`]); a row takes part when the fastest row's
@@ -62,9 +80,8 @@
 //! step is solved again (a ball knocked into a neighbour it was not
 //! approaching), at most [`MAX_ROUNDS`] times.
 
+use crate::cone_fixed_point;
 use crate::constraint::ConstraintKind;
-use crate::friction;
-use crate::friction_impact;
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
@@ -98,11 +115,13 @@ pub(crate) struct Outcome {
     pub islands: usize,
     /// The contract missed, or no answer with friction (the frictionless one was taken).
     pub capped: Option<Cap>,
-    /// `−Σ P_t v_t⁺ ≥ 0`: what friction took out, J.
+    /// `−Σ P_t (v_t,free + v_t⁺)/2`: what friction took out, J.
     pub friction_work: f64,
 }
 
-/// The target `c_k` of row `k` (module docs), and whether it rebounds.
+/// The target `c_k` of row `k` (module docs) with `share` of its
+/// restitution, and whether it rebounds.
+#[allow(clippy::too_many_arguments)]
 fn target(
     model: &Model,
     settings: &Settings,
@@ -111,6 +130,7 @@ fn target(
     qd: &[f64],
     vfree: &[f64],
     h: f64,
+    share: f64,
 ) -> (f64, bool) {
     let r = &p.rows[k];
     let gap = r.g / h;
@@ -121,7 +141,7 @@ fn target(
     let vf = r.row.dot(vfree);
     let closes = r.g + h * vf <= 0.0;
     let fast = -v >= settings.events.min_impact_speed;
-    let e = model.constraints[k].restitution.unwrap_or(settings.events.restitution);
+    let e = share * model.constraints[k].restitution.unwrap_or(settings.events.restitution);
     if !(closes && fast && e > 0.0) {
         return (gap, false);
     }
@@ -142,9 +162,26 @@ fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
     r.dot(qd).abs().max(r.dot(vfree).abs())
 }
 
-/// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`:
-/// the impulse row `k` took last step where the solve held it, else 0.
-pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: &[f64], h: f64) -> Outcome {
+/// `½ q̇ᵀ M q̇` with the problem's `M⁻¹` (coordinates without mass left out).
+fn kinetic(p: &ContactProblem, qd: &[f64]) -> f64 {
+    qd.iter().zip(&p.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+}
+
+/// Bisections of the restitution's share when Newton's law would create
+/// energy (module docs): the share to 6e-8.
+const SHARE_BISECTIONS: usize = 24;
+
+/// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`,
+/// `warm_t[k]`: the impulse and friction impulse row `k` took last step
+/// where the solve held it, else 0.
+pub(crate) fn step(
+    model: &Model,
+    settings: &Settings,
+    state: &mut State,
+    warm: &[f64],
+    warm_t: &[f64],
+    h: f64,
+) -> Outcome {
     let problem = ContactProblem::new(model, state, settings.tau);
     let m = problem.nconstraints();
     let qd = state.qd.clone();
@@ -161,30 +198,62 @@ pub(crate) fn step(model: &Model, settings: &Settings, state: &mut State, warm: 
                 || problem.rows[k].g <= reach
         })
         .collect();
-    let targets: Vec<(f64, bool)> = (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h)).collect();
-    let mut solves = 0;
+    let targets_at = |share: f64| -> Vec<(f64, bool)> {
+        (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h, share)).collect()
+    };
+    let warm = Warm { normal: warm, tangent: warm_t, qd: &qd };
+    let before = kinetic(&problem, &vfree);
+    let gains = |v: &[f64]| kinetic(&problem, v) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE;
+    let mut targets = targets_at(1.0);
+    let (mut solves, mut rounds) = (0, 0);
     loop {
+        rounds += 1;
         let rows: Vec<usize> = (0..m)
             .filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Equality)
             .chain((0..m).filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Inequality))
             .collect();
         let neq = rows.iter().filter(|&&k| problem.kinds[k] == ConstraintKind::Equality).count();
         solves += 1;
-        let solved = solve_rows(&problem, &rows, neq, &targets, &vfree, warm);
+        let mut solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &warm);
+        // No impulse creates energy: Newton's law can (Kane's example with
+        // friction; without, a row the others' rebound drives closed works
+        // against its own separating speed), so the largest share of the
+        // restitution that does not, by bisection (the plastic law never does
+        // on rows that close their gap, `c ≥ 0`).
+        let restitution = rows.iter().any(|&k| targets[k].1);
+        if restitution && solved.capped.is_none() && gains(&solved.qd) {
+            let (mut lo, mut hi) = (0.0, 1.0);
+            targets = targets_at(0.0);
+            solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &warm);
+            for _ in 0..SHARE_BISECTIONS {
+                let mid = 0.5 * (lo + hi);
+                let t = targets_at(mid);
+                let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm);
+                solves += 1;
+                if s.capped.is_none() && !gains(&s.qd) {
+                    (lo, solved, targets) = (mid, s, t);
+                } else {
+                    hi = mid;
+                }
+            }
+        }
         // Rows left out that the answer would close within the step join it.
         let joining: Vec<usize> = (0..m)
             .filter(|&k| !member[k])
             .filter(|&k| problem.rows[k].g + h * problem.rows[k].row.dot(&solved.qd) < -1e-6 * active)
             .collect();
-        if joining.is_empty() || solves >= MAX_ROUNDS {
+        if joining.is_empty() || rounds >= MAX_ROUNDS {
             let slack: Vec<f64> = (0..m).map(|k| problem.rows[k].row.dot(&solved.qd) + targets[k].0).collect();
+            // Friction's work over the step, on the mean of its velocities:
+            // `½ q̇⁺ᵀMq̇⁺ − ½ v_freeᵀMv_free = Σ P_k J_k (v_free + q̇⁺)/2`
+            // exactly, each row's share its impulse on its mean speed (the
+            // end speed alone misses `½ P_t² A_tt`).
             let friction_work = solved
                 .friction
                 .iter()
                 .zip(&problem.tangents)
-                .filter_map(|(pt, t)| t.as_ref().map(|t| -pt * t.row.dot(&solved.qd)))
-                .sum::<f64>()
-                .max(0.0);
+                .filter_map(|(pt, t)| t.as_ref().map(|t| -pt * 0.5 * (t.row.dot(&vfree) + t.row.dot(&solved.qd))))
+                .sum::<f64>();
             let bounced = rows.iter().filter(|&&k| targets[k].1 && solved.impulse[k] > 0.0).count();
             state.q = state.q.iter().zip(&solved.qd).map(|(x, v)| x + h * v).collect();
             state.qd = solved.qd;
@@ -219,13 +288,23 @@ struct Solved {
     capped: Option<Cap>,
 }
 
+/// The last step's impulses and the step's start velocity, where a solve starts.
+struct Warm<'a> {
+    /// `P_k` of the rows the last step held.
+    normal: &'a [f64],
+    /// `P_t` of the contacts with friction the last step held.
+    tangent: &'a [f64],
+    /// `q̇` at the step's start.
+    qd: &'a [f64],
+}
+
 fn solve_rows(
     problem: &ContactProblem,
     rows: &[usize],
     neq: usize,
     targets: &[(f64, bool)],
     vfree: &[f64],
-    warm: &[f64],
+    warm: &Warm,
 ) -> Solved {
     let m = problem.nconstraints();
     let mut impulse = vec![0.0; m];
@@ -245,25 +324,40 @@ fn solve_rows(
         let capped = Some(Cap { rows: rows.len(), pivots: 0, why: lcp::Stop::TooLarge(pairs) });
         return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, islands: 0, capped };
     }
-    // With friction: Coulomb's cone at the velocity level, the targets as
-    // biases; no restitution scaling is asked of it (`e` is in `c`).
+    // With friction: Coulomb's cone at the velocity level as a fixed point
+    // of frictionless problems on the cone's edges, its contract checked.
     if problem.has_friction(rows) {
-        let mut s = State { q: Vec::new(), qd: vfree.to_vec(), t: 0.0 };
-        if let Some(out) = friction_impact::resolve_biased(problem, &mut s, rows, neq, |_, _| 0.0, |k| targets[k].0) {
-            for (k, p) in out.normal {
-                impulse[k] = p;
-            }
-            for (k, p) in out.tangential {
-                friction[k] = p;
-            }
-            let islands = friction::islands(problem, rows).len();
-            let held = impulse.iter().map(|p| *p > 0.0).collect();
-            return Solved { qd: s.qd, impulse, held, friction, islands, capped: None };
+        let edges = cone_fixed_point::Rows {
+            normal: rows.iter().map(|&k| &problem.rows[k].row).collect(),
+            tangent: rows.iter().map(|&k| problem.tangents[k].as_ref().map(|t| (&t.row, problem.mu[k]))).collect(),
+            neq,
+        };
+        let local = |x: &[f64]| -> Vec<f64> { rows.iter().map(|&k| x.get(k).copied().unwrap_or(0.0)).collect() };
+        let c: Vec<f64> = rows.iter().map(|&k| targets[k].0).collect();
+        let slip0: Vec<f64> = rows
+            .iter()
+            .map(|&k| problem.tangents[k].as_ref().map_or(0.0, |t| problem.mu[k] * t.row.dot(warm.qd).abs()))
+            .collect();
+        let answer = cone_fixed_point::solve(
+            &edges,
+            &problem.minv,
+            vfree,
+            &c,
+            &local(warm.normal),
+            &local(warm.tangent),
+            &slip0,
+        );
+        let mut held = vec![false; m];
+        for (i, &k) in rows.iter().enumerate() {
+            impulse[k] = answer.normal[i];
+            friction[k] = answer.tangent[i];
+            held[k] = answer.held[i];
         }
+        return Solved { qd: answer.qd, impulse, held, friction, islands: answer.islands, capped: answer.capped };
     }
     let graph = problem.graph(rows);
     let b: Vec<f64> = rows.iter().map(|&k| -(problem.rows[k].row.dot(vfree) + targets[k].0)).collect();
-    let warm_local: Vec<f64> = rows.iter().map(|&k| warm.get(k).copied().unwrap_or(0.0)).collect();
+    let warm_local: Vec<f64> = rows.iter().map(|&k| warm.normal.get(k).copied().unwrap_or(0.0)).collect();
     let lcp = solve_lcp_from(&graph, &b, neq, &warm_local, 0.0);
     let mut capped = lcp.capped;
     if capped.is_none() {
@@ -271,9 +365,6 @@ fn solve_rows(
         if ratio > 1.0 {
             capped = Some(Cap { rows: rows.len(), pivots: lcp.rounds.len(), why: lcp::Stop::Contract(ratio) });
         }
-    }
-    if capped.is_none() && problem.has_friction(rows) {
-        capped = Some(Cap { rows: rows.len(), pivots: lcp.rounds.len(), why: lcp::Stop::Friction });
     }
     let mut held = vec![false; m];
     for (i, &k) in rows.iter().enumerate() {

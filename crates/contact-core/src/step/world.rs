@@ -194,6 +194,9 @@ impl World {
             if !self.active_set.impulse.is_empty() {
                 self.active_set.impulse = remap.apply(&self.active_set.impulse, 0.0);
             }
+            if !self.active_set.friction.is_empty() {
+                self.active_set.friction = remap.apply(&self.active_set.friction, 0.0);
+            }
         }
     }
 
@@ -206,6 +209,7 @@ impl World {
         }
         // Time-stepping's impulses are its own warm start, not this scheme's.
         self.active_set.impulse.clear();
+        self.active_set.friction.clear();
         let asleep = self.sleep.begin_step(&self.settings.sleep, &self.model, &mut self.state);
         if asleep.any
             && self.model.bodies.iter().enumerate().all(|(b, body)| !body.is_dynamic() || self.sleep.is_asleep(b))
@@ -375,7 +379,11 @@ impl World {
         let warm: Vec<f64> = (0..self.active_set.handled.len())
             .map(|k| if self.active_set.handled[k] { impulse.get(k).copied().unwrap_or(0.0) } else { 0.0 })
             .collect();
-        let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, h);
+        let friction = &self.active_set.friction;
+        let warm_t: Vec<f64> = (0..self.active_set.handled.len())
+            .map(|k| if self.active_set.handled[k] { friction.get(k).copied().unwrap_or(0.0) } else { 0.0 })
+            .collect();
+        let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, &warm_t, h);
         let finite = self.state.q.iter().chain(&self.state.qd).all(|v| v.is_finite());
         if !finite {
             self.state = before.clone();
@@ -387,6 +395,8 @@ impl World {
             self.active_set.handled[k] = out.held[k] && kinds[k] == ConstraintKind::Inequality;
         }
         self.active_set.impulse = (0..m).map(|k| if out.held[k] { out.impulse[k] } else { 0.0 }).collect();
+        self.active_set.friction =
+            (0..out.friction.len()).map(|k| if out.held[k] { out.friction[k] } else { 0.0 }).collect();
         self.steps += 1;
         let g = self.model.constraint_values(&self.state.q);
         let max_violation = max_violation(&g, kinds);
