@@ -82,26 +82,12 @@ pub(crate) fn resolve(
     neq: usize,
     e: impl Fn(usize, f64) -> f64,
 ) -> Option<Impulses> {
-    resolve_biased(problem, state, rows, neq, e, |_| 0.0)
-}
-
-/// [`resolve`] with the normal rows' law `v_n⁺ + e v_n⁻ + c_k ≥ 0` (`= 0` on
-/// equalities), `c_k = bias(k)`: Moreau–Jean's step ([`crate::timestep`])
-/// asks `v_n⁺ ≥ −g_k/h`, landing exactly on the surface at the end of it.
-pub(crate) fn resolve_biased(
-    problem: &ContactProblem,
-    state: &mut State,
-    rows: &[usize],
-    neq: usize,
-    e: impl Fn(usize, f64) -> f64,
-    bias: impl Fn(usize) -> f64,
-) -> Option<Impulses> {
     let mut qd = state.qd.clone();
     let mut out = Impulses { normal: Vec::new(), tangential: Vec::new() };
     for island in islands(problem, rows) {
         let sub: Vec<usize> = island.iter().map(|&i| rows[i]).collect();
         let sub_neq = island.iter().take_while(|&&i| i < neq).count();
-        island_impact(problem, &mut qd, &sub, sub_neq, &e, &bias, &mut out)?;
+        island_impact(problem, &mut qd, &sub, sub_neq, &e, &|_: usize| 0.0, &mut out)?;
     }
     state.qd = qd;
     Some(out)
