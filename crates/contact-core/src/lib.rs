@@ -66,7 +66,7 @@
 //! | [`settings`] | `step/` (step) | [`Settings`], [`Integrator`], [`EventSettings`], [`Scheme`] | `active_set`, `choice`, `impulse`, `model`, `sleep`, `units` |
 //! | [`speculative`] | `step/` (step) | active rows, speculative contacts and their landing `d_k` | `choice`, `constraint`, `kkt`, `settings`, `units` |
 //! | [`events`] | `step/` (step) | [`Event`], rewinds to first activations, touching impacts | `constraint`, `impulse`, `model`, `settings`, `speculative`, `units` |
-//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `cone_fixed_point`, no impulse that creates energy | `cone_fixed_point`, `constraint`, `kkt`, `lcp`, `model`, `settings` |
+//! | [`timestep`] | `step/` (step) | Moreau–Jean: one velocity-level problem a step ([`Scheme::TimeStepping`]), exact per step, friction through `cone_fixed_point`, no impulse that creates energy | `cone_fixed_point`, `constraint`, `friction_impact`, `kkt`, `lcp`, `model`, `settings` |
 //! | [`world`] | `step/` (step) | [`World`], `step(h)` sequencing the phases, [`StepReport`], [`Snapshot`] | `active_set`, `body`, `choice`, `constraint`, `contacts`, `events`, `kkt`, `model`, `settings`, `sleep`, `speculative`, `timestep`, `trace` (the solvers through [`Algorithm::solver`]) |
 //! | [`input`] | `input.rs` (inputs/lanes) | [`Input`]s between steps, springs, logs and replays | `body`, `settings`, `world` |
 //! | [`lanes`] | `lanes.rs` (inputs/lanes) | compare mode: one [`Lane`] per [`Method`] (scheme, algorithm) | `choice`, `constraint`, `input`, `settings`, `world` |

@@ -164,6 +164,11 @@ impl ContactProblem {
         qdd
     }
 
+    /// `½ q̇ᵀ M q̇` with this problem's `M⁻¹` (coordinates without mass left out).
+    pub fn kinetic(&self, qd: &[f64]) -> f64 {
+        qd.iter().zip(&self.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+    }
+
     /// `M⁻¹ Jᵀ p`: the change of `q̇` that impulses `p` (one per constraint) make.
     pub fn velocity_change(&self, p: &[f64]) -> Vec<f64> {
         let mut dv = vec![0.0; self.ndofs()];

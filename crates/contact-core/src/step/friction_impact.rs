@@ -65,9 +65,26 @@ pub(crate) struct Impulses {
     pub tangential: Vec<(usize, f64)>,
 }
 
-/// `½ q̇ᵀ M q̇` with the problem's `M⁻¹`.
-fn kinetic(problem: &ContactProblem, qd: &[f64]) -> f64 {
-    qd.iter().zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+/// Whether a kinetic energy of `after` is more than `before`, past round-off.
+pub(crate) fn gains(before: f64, after: f64) -> bool {
+    after > before * (1.0 + 1e-12) + f64::MIN_POSITIVE
+}
+
+/// The answer at the largest share `s ∈ [0, 1]` of the restitution that
+/// creates no energy, by `bisections` halvings of `[0, 1]`: `keeps(s)` is
+/// the answer at `s` where it creates none, and `plastic` the one at `s = 0`,
+/// taken where no share does. Impacts with friction (here) and time-stepping
+/// ([`crate::timestep`]) both take it.
+pub(crate) fn largest_share<T>(plastic: T, bisections: usize, mut keeps: impl FnMut(f64) -> Option<T>) -> T {
+    let (mut lo, mut hi, mut best) = (0.0, 1.0, plastic);
+    for _ in 0..bisections {
+        let mid = 0.5 * (lo + hi);
+        match keeps(mid) {
+            Some(answer) => (lo, best) = (mid, answer),
+            None => hi = mid,
+        }
+    }
+    best
 }
 
 /// Resolves the impact on `rows` (equalities first, `neq` of them, then
@@ -87,7 +104,7 @@ pub(crate) fn resolve(
     for island in islands(problem, rows) {
         let sub: Vec<usize> = island.iter().map(|&i| rows[i]).collect();
         let sub_neq = island.iter().take_while(|&&i| i < neq).count();
-        island_impact(problem, &mut qd, &sub, sub_neq, &e, &|_: usize| 0.0, &mut out)?;
+        island_impact(problem, &mut qd, &sub, sub_neq, &e, &mut out)?;
     }
     state.qd = qd;
     Some(out)
@@ -100,7 +117,6 @@ fn island_impact(
     rows: &[usize],
     neq: usize,
     e: &impl Fn(usize, f64) -> f64,
-    bias: &impl Fn(usize) -> f64,
     out: &mut Impulses,
 ) -> Option<()> {
     let mut jrows: Vec<&SparseRow> = rows.iter().map(|&k| &problem.rows[k].row).collect();
@@ -130,13 +146,13 @@ fn island_impact(
         let mut b: Vec<f64> = (0..rows.len())
             .map(|i| {
                 let e = if share > 0.0 && i >= neq && v[i] < 0.0 { share * e(rows[i], v[i]) } else { 0.0 };
-                -(1.0 + e) * v[i] - bias(rows[i])
+                -(1.0 + e) * v[i]
             })
             .collect();
         b.extend(vt.iter().map(|v| -v));
         b
     };
-    let before = kinetic(problem, qd);
+    let before = problem.kinetic(qd);
     let warm: Vec<bool> = (0..rows.len()).map(|i| i >= neq).collect();
     // Pivoting from every contact sticking; where its impulse does not stop
     // every slip, the start itself, solved completely: the one that does,
@@ -171,21 +187,14 @@ fn island_impact(
     };
     let mut lambda = solve(b_with(1.0))?;
     let mut qd_after = after(&lambda);
-    let gains = |qd: &[f64]| kinetic(problem, qd) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE;
+    let makes_energy = |qd: &[f64]| gains(before, problem.kinetic(qd));
     // Newton's restitution with friction can create energy (Kane): then the
     // largest share of it that does not, by bisection (`e = 0` never does).
     // (Only a restitution can be scaled: a plastic island's answer stands.)
     let restitution = (neq..rows.len()).any(|i| v[i] < 0.0 && e(rows[i], v[i]) > 0.0);
-    if restitution && gains(&qd_after) {
-        let (mut lo, mut hi) = (0.0, 1.0);
-        lambda = solve(b_with(0.0))?;
-        for _ in 0..30 {
-            let mid = 0.5 * (lo + hi);
-            match solve(b_with(mid)) {
-                Some(l) if !gains(&after(&l)) => (lo, lambda) = (mid, l),
-                _ => hi = mid,
-            }
-        }
+    if restitution && makes_energy(&qd_after) {
+        let plastic = solve(b_with(0.0))?;
+        lambda = largest_share(plastic, 30, |share| solve(b_with(share)).filter(|l| !makes_energy(&after(l))));
         qd_after = after(&lambda);
     }
     *qd = qd_after;

@@ -82,6 +82,7 @@
 
 use crate::cone_fixed_point;
 use crate::constraint::ConstraintKind;
+use crate::friction_impact::{gains, largest_share};
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
@@ -162,11 +163,6 @@ fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
     r.dot(qd).abs().max(r.dot(vfree).abs())
 }
 
-/// `½ q̇ᵀ M q̇` with the problem's `M⁻¹` (coordinates without mass left out).
-fn kinetic(p: &ContactProblem, qd: &[f64]) -> f64 {
-    qd.iter().zip(&p.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
-}
-
 /// Bisections of the restitution's share when Newton's law would create
 /// energy (module docs): the share to 6e-8.
 const SHARE_BISECTIONS: usize = 24;
@@ -202,8 +198,8 @@ pub(crate) fn step(
         (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h, share)).collect()
     };
     let warm = Warm { normal: warm, tangent: warm_t, qd: &qd };
-    let before = kinetic(&problem, &vfree);
-    let gains = |v: &[f64]| kinetic(&problem, v) > before * (1.0 + 1e-12) + f64::MIN_POSITIVE;
+    let before = problem.kinetic(&vfree);
+    let makes_energy = |v: &[f64]| gains(before, problem.kinetic(v));
     let mut targets = targets_at(1.0);
     let (mut solves, mut rounds) = (0, 0);
     loop {
@@ -221,21 +217,16 @@ pub(crate) fn step(
         // restitution that does not, by bisection (the plastic law never does
         // on rows that close their gap, `c ≥ 0`).
         let restitution = rows.iter().any(|&k| targets[k].1);
-        if restitution && solved.capped.is_none() && gains(&solved.qd) {
-            let (mut lo, mut hi) = (0.0, 1.0);
-            targets = targets_at(0.0);
-            solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &warm);
-            for _ in 0..SHARE_BISECTIONS {
-                let mid = 0.5 * (lo + hi);
-                let t = targets_at(mid);
+        if restitution && solved.capped.is_none() && makes_energy(&solved.qd) {
+            let plastic = targets_at(0.0);
+            solves += 1;
+            let first = (solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm), plastic);
+            (solved, targets) = largest_share(first, SHARE_BISECTIONS, |share| {
+                let t = targets_at(share);
                 let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm);
                 solves += 1;
-                if s.capped.is_none() && !gains(&s.qd) {
-                    (lo, solved, targets) = (mid, s, t);
-                } else {
-                    hi = mid;
-                }
-            }
+                (s.capped.is_none() && !makes_energy(&s.qd)).then_some((s, t))
+            });
         }
         // Rows left out that the answer would close within the step join it.
         let joining: Vec<usize> = (0..m)
