@@ -108,12 +108,13 @@ pub struct Answer {
     pub capped: Option<Cap>,
 }
 
-/// One edge: its normal row, and `+1`, `−1` for the cone's edges, `0` for a
-/// row without friction.
+/// One edge: its normal row, `+1`, `−1` for the cone's edges, `0` for a
+/// row without friction, and the contact's `μ` (0 without friction).
 #[derive(Clone, Copy)]
 struct Edge {
     row: usize,
     sign: f64,
+    mu: f64,
 }
 
 /// The edges of `rows`, their sparse rows, and each friction contact's
@@ -131,12 +132,12 @@ fn edges(rows: &Rows) -> (Vec<Edge>, Vec<SparseRow>, Vec<usize>) {
                     for (c, v) in t.entries() {
                         r.push(*c, sign * mu * v);
                     }
-                    list.push(Edge { row: i, sign });
+                    list.push(Edge { row: i, sign, mu });
                     sparse.push(r);
                 }
             }
             _ => {
-                list.push(Edge { row: i, sign: 0.0 });
+                list.push(Edge { row: i, sign: 0.0, mu: 0.0 });
                 sparse.push(**n);
             }
         }
@@ -166,12 +167,7 @@ pub fn solve(
         .iter()
         .map(|e| {
             let (pn, pt) = (warm_n[e.row], warm_t[e.row]);
-            if e.sign == 0.0 {
-                pn
-            } else {
-                let mu = rows.tangent[e.row].map_or(0.0, |(_, mu)| mu);
-                (0.5 * (pn + e.sign * pt / mu)).max(0.0)
-            }
+            if e.sign == 0.0 { pn } else { (0.5 * (pn + e.sign * pt / e.mu)).max(0.0) }
         })
         .collect();
     let base: Vec<f64> = sparse.iter().zip(&edge).map(|(r, e)| r.dot(vfree) + c[e.row]).collect();
@@ -203,6 +199,14 @@ pub fn solve(
             })
             .collect()
     };
+    // An exact answer, taken where it meets the contract: `(π, v⁺)`.
+    let accept = |exact: Vec<f64>| -> Option<(Vec<f64>, Vec<f64>)> {
+        let v = velocity(&exact);
+        (lcp::contract_ratio(&graph, &rhs(&shift(&v)), neq, &exact) <= 1.0).then_some((exact, v))
+    };
+    // Coulomb's problem on a dense `A`, built at the first stall (its `A`
+    // and `b` do not change with the iterate).
+    let mut dense: Option<Option<Exact>> = None;
     let mut anderson = Anderson::default();
     let mut polished = 0;
     let mut iterations = 0;
@@ -217,21 +221,26 @@ pub fn solve(
         // The contract on (1) with the answer's own shift.
         let ratio = if lcp.capped.is_some() { f64::INFINITY } else { lcp::contract_ratio(&graph, &rhs(&g), neq, &pi) };
         let done = ratio <= 1.0;
-        // The last evaluation: Coulomb's problem on the statuses held,
-        // completely (pivoting, Lemke's method, the enumeration where small).
-        if !done && lcp.capped.is_none() && iterations >= MAX_ITERATIONS && !contacts.is_empty() {
-            if let Some(exact) = polish(rows, minv, vfree, c, &edge, &pi, &held_edge, true) {
-                let v = velocity(&exact);
-                let r = lcp::contract_ratio(&graph, &rhs(&shift(&v)), neq, &exact);
-                if r <= 1.0 {
-                    pi = exact;
-                    iterations += 1;
-                    let held_edge = pi.iter().map(|p| *p > 0.0).collect::<Vec<_>>();
-                    return finish(rows, &graph, &edge, &pi, &held_edge, v, iterations, None);
-                }
+        let last = iterations >= MAX_ITERATIONS;
+        // Stalled (the residual has not halved for a while): the exact
+        // answer of the statuses the iterate holds, by pivoting, up to
+        // `POLISHES` times; at the last evaluation, completely (pivoting,
+        // Lemke's method, the enumeration where small).
+        let stalled = anderson.stalled + 1 >= STALL && polished < POLISHES;
+        let exact = if !done && lcp.capped.is_none() && !contacts.is_empty() && (last || stalled) {
+            let dense = dense.get_or_insert_with(|| Exact::new(rows, minv, vfree, c, &contacts)).as_ref();
+            let modes = statuses(neq, &slot, &edge, &pi, &held_edge);
+            dense.and_then(|p| p.solve(modes, &edge, last)).and_then(accept)
+        } else {
+            None
+        };
+        if last {
+            if let Some((exact, v)) = exact {
+                let held_edge: Vec<bool> = exact.iter().map(|p| *p > 0.0).collect();
+                return finish(n, &graph, &edge, &exact, &held_edge, v, iterations + 1, None);
             }
         }
-        if done || lcp.capped.is_some() || iterations >= MAX_ITERATIONS || contacts.is_empty() {
+        if done || lcp.capped.is_some() || last || contacts.is_empty() {
             let capped = if done {
                 None
             } else if let Some(cap) = lcp.capped {
@@ -239,114 +248,99 @@ pub fn solve(
             } else {
                 Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(ratio.min(last_ratio)) })
             };
-            return finish(rows, &graph, &edge, &pi, &held_edge, v, iterations, capped);
+            return finish(n, &graph, &edge, &pi, &held_edge, v, iterations, capped);
         }
         last_ratio = last_ratio.min(ratio);
-        // Stalled (the residual has not halved for a while): the exact
-        // statuses' answer from the ones the iterate holds, once.
-        if anderson.stalled + 1 >= STALL && polished < POLISHES {
+        if stalled {
             polished += 1;
             anderson = Anderson::default();
-            if let Some(exact) = polish(rows, minv, vfree, c, &edge, &pi, &held_edge, false) {
-                let v = velocity(&exact);
-                if lcp::contract_ratio(&graph, &rhs(&shift(&v)), neq, &exact) <= 1.0 {
-                    pi = exact;
-                    s = shift(&v);
-                    continue;
-                }
+            if let Some((exact, v)) = exact {
+                pi = exact;
+                s = shift(&v);
+                continue;
             }
         }
         s = anderson.next(&s, &g);
     }
 }
 
-/// The answer of Coulomb's problem with the statuses of the edges held
-/// (off, on, stick: both edges, slip: one), by pivoting on the statuses
-/// ([`crate::coulomb::Problem::pivot_from`]; the exact equations of those
-/// statuses, `u_n = 0` on a contact that slides where the fixed point
-/// leaves `u_n = G(s) − s`), as edge impulses; `None` past
-/// [`DENSE_ROWS`] rows or where pivoting finds none.
-#[allow(clippy::too_many_arguments)]
-fn polish(
-    rows: &Rows,
-    minv: &[f64],
-    vfree: &[f64],
-    c: &[f64],
-    edge: &[Edge],
-    pi: &[f64],
-    held: &[bool],
-    complete: bool,
-) -> Option<Vec<f64>> {
-    let n = rows.normal.len();
-    let mut jrows: Vec<&SparseRow> = rows.normal.clone();
-    let mut contacts = Vec::new();
-    for i in rows.neq..n {
-        if let Some((t, mu)) = rows.tangent[i].filter(|(_, mu)| *mu > 0.0) {
-            contacts.push(FrictionContact { normal: i, tangent: jrows.len(), mu, sliding: None });
-            jrows.push(t);
-        }
-    }
-    if jrows.len() > DENSE_ROWS {
-        return None;
-    }
-    let b: Vec<f64> = jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
-    // The statuses the edges hold.
+/// The statuses the edges hold (off, on, stick: both edges, slip: one),
+/// per normal row; `slot[i]` is `usize::MAX` on a row without friction.
+fn statuses(neq: usize, slot: &[usize], edge: &[Edge], pi: &[f64], held: &[bool]) -> Vec<Mode> {
+    let n = slot.len();
     let mut on = vec![[false; 2]; n];
     for ((e, p), h) in edge.iter().zip(pi).zip(held) {
-        if *h && (*p > 0.0 || e.row < rows.neq) {
+        if *h && (*p > 0.0 || e.row < neq) {
             on[e.row][usize::from(e.sign < 0.0)] = true;
         }
     }
-    let modes: Vec<Mode> = (0..n)
-        .map(|i| {
-            let friction = rows.tangent[i].is_some_and(|(_, mu)| mu > 0.0) && i >= rows.neq;
-            match (i < rows.neq, friction, on[i]) {
-                (true, _, _) => Mode::On,
-                (false, false, [h, _]) => {
-                    if h {
-                        Mode::On
-                    } else {
-                        Mode::Off
-                    }
-                }
-                (false, true, [true, true]) => Mode::Stick,
-                // The `+` edge pushes along `+t`: the slip is along `−t`.
-                (false, true, [true, false]) => Mode::Slip(-1.0),
-                (false, true, [false, true]) => Mode::Slip(1.0),
-                (false, true, [false, false]) => Mode::Off,
-            }
+    (0..n)
+        .map(|i| match (i < neq, slot[i] != usize::MAX, on[i]) {
+            (true, _, _) => Mode::On,
+            (false, false, [true, _]) => Mode::On,
+            (false, false, [false, _]) => Mode::Off,
+            (false, true, [true, true]) => Mode::Stick,
+            // The `+` edge pushes along `+t`: the slip is along `−t`.
+            (false, true, [true, false]) => Mode::Slip(-1.0),
+            (false, true, [false, true]) => Mode::Slip(1.0),
+            (false, true, [false, false]) => Mode::Off,
         })
-        .collect();
-    let a = dense_a(&jrows, minv);
-    let problem = Problem::new(a, b, rows.neq, n, contacts.clone());
-    let lambda = if complete { problem.solve(modes).ok()?.lambda } else { problem.pivot_from(modes)? };
-    let tangent_of: Vec<Option<usize>> = {
-        let mut t = vec![None; n];
-        for fc in &contacts {
-            t[fc.normal] = Some(fc.tangent);
+        .collect()
+}
+
+/// Coulomb's problem of the same rows on a dense `A`
+/// ([`crate::coulomb::Problem`]: normal rows, then a tangential row per
+/// contact with friction), whose statuses are solved exactly where the fixed
+/// point stalls (module docs).
+struct Exact {
+    problem: Problem,
+    /// The tangential row of each normal row with friction.
+    tangent_of: Vec<Option<usize>>,
+}
+
+impl Exact {
+    /// `None` past [`DENSE_ROWS`] rows; `contacts`: the normal rows with friction.
+    fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64], contacts: &[usize]) -> Option<Exact> {
+        let n = rows.normal.len();
+        let mut jrows: Vec<&SparseRow> = rows.normal.clone();
+        let mut tangent_of = vec![None; n];
+        let mut friction = Vec::new();
+        for &i in contacts {
+            let (t, mu) = rows.tangent[i].expect("a friction contact");
+            friction.push(FrictionContact { normal: i, tangent: jrows.len(), mu, sliding: None });
+            tangent_of[i] = Some(jrows.len());
+            jrows.push(t);
         }
-        t
-    };
-    Some(
-        edge.iter()
-            .map(|e| {
-                let pn = lambda[e.row];
-                match (e.sign == 0.0, tangent_of[e.row]) {
-                    (false, Some(t)) => {
-                        let mu = rows.tangent[e.row].map_or(1.0, |(_, mu)| mu);
-                        0.5 * (pn + e.sign * lambda[t] / mu)
-                    }
-                    _ => pn,
-                }
-            })
-            .collect(),
-    )
+        if jrows.len() > DENSE_ROWS {
+            return None;
+        }
+        let b = jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
+        let problem = Problem::new(dense_a(&jrows, minv), b, rows.neq, n, friction);
+        Some(Exact { problem, tangent_of })
+    }
+
+    /// The answer from `modes`, by pivoting on them alone
+    /// ([`crate::coulomb::Problem::pivot_from`]: the exact equations of
+    /// those statuses, `u_n = 0` on a contact that slides where the fixed
+    /// point leaves `u_n = G(s) − s`), or `complete`ly
+    /// ([`crate::coulomb::Problem::solve`]), as edge impulses.
+    fn solve(&self, modes: Vec<Mode>, edge: &[Edge], complete: bool) -> Option<Vec<f64>> {
+        let lambda = if complete { self.problem.solve(modes).ok()?.lambda } else { self.problem.pivot_from(modes)? };
+        Some(
+            edge.iter()
+                .map(|e| match self.tangent_of[e.row] {
+                    Some(t) if e.sign != 0.0 => 0.5 * (lambda[e.row] + e.sign * lambda[t] / e.mu),
+                    _ => lambda[e.row],
+                })
+                .collect(),
+        )
+    }
 }
 
 /// The answer per normal row from the edges' impulses `pi`.
 #[allow(clippy::too_many_arguments)]
 fn finish(
-    rows: &Rows,
+    n: usize,
     graph: &SchurGraph,
     edge: &[Edge],
     pi: &[f64],
@@ -355,15 +349,13 @@ fn finish(
     iterations: usize,
     capped: Option<Cap>,
 ) -> Answer {
-    let n = rows.normal.len();
     let mut normal = vec![0.0; n];
     let mut tangent = vec![0.0; n];
     let mut held = vec![false; n];
     for ((e, p), h) in edge.iter().zip(pi).zip(held_edge) {
         normal[e.row] += p;
         if e.sign != 0.0 {
-            let mu = rows.tangent[e.row].map_or(0.0, |(_, mu)| mu);
-            tangent[e.row] += e.sign * mu * p;
+            tangent[e.row] += e.sign * e.mu * p;
         }
         held[e.row] |= *h && *p > 0.0;
     }
@@ -387,7 +379,7 @@ struct Anderson {
 
 /// Iterations without the residual halving that make a stall.
 const STALL: usize = 4;
-/// Exact solves of the statuses held ([`polish`]) a solve may take.
+/// Exact solves of the statuses held ([`Exact::solve`]) a solve may take.
 const POLISHES: usize = 4;
 
 impl Anderson {
