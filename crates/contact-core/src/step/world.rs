@@ -375,14 +375,11 @@ impl World {
         let pushed = self.model.bodies.iter().any(|b| b.is_pushed());
         // The last step's impulses on the rows it held (none after an
         // event-driven step: the flags alone, which start at zero impulse).
-        let impulse = &self.active_set.impulse;
-        let warm: Vec<f64> = (0..self.active_set.handled.len())
-            .map(|k| if self.active_set.handled[k] { impulse.get(k).copied().unwrap_or(0.0) } else { 0.0 })
-            .collect();
-        let friction = &self.active_set.friction;
-        let warm_t: Vec<f64> = (0..self.active_set.handled.len())
-            .map(|k| if self.active_set.handled[k] { friction.get(k).copied().unwrap_or(0.0) } else { 0.0 })
-            .collect();
+        let handled = &self.active_set.handled;
+        let held = |p: &[f64]| -> Vec<f64> {
+            (0..handled.len()).map(|k| if handled[k] { p.get(k).copied().unwrap_or(0.0) } else { 0.0 }).collect()
+        };
+        let (warm, warm_t) = (held(&self.active_set.impulse), held(&self.active_set.friction));
         let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, &warm_t, h);
         let finite = self.state.q.iter().chain(&self.state.qd).all(|v| v.is_finite());
         if !finite {
