@@ -204,7 +204,7 @@ fn run(args: &Args) -> Result<(), String> {
         return Err(format!("--friction {}: μ must be a finite number ≥ 0", args.friction));
     }
     let mut world = world;
-    let scene_friction = set_friction(&mut world, args.friction);
+    let scene_friction = world.model.set_friction(args.friction);
     let mut desc = Desc::of(&world, args.friction)?;
     let algorithms: Vec<Algorithm> = match args.algorithm {
         None => vec![world.settings.algorithm],
@@ -305,39 +305,6 @@ fn run(args: &Args) -> Result<(), String> {
     println!();
     print_displacements(&rows, &desc, settle + duration);
     Ok(())
-}
-
-/// Sets Coulomb's `μ` of every contact of the world to `mu`: the contact
-/// generator's pairs and walls (the rows it makes from now on), and every
-/// contact row already in `model.constraints`: the explicit ones (`HalfPlane`,
-/// `Contact`) and the generated ones made at load (a row whose key stays is
-/// kept, not made again, so it would keep the scene's μ). Returns the
-/// largest μ the scene had.
-fn set_friction(world: &mut World, mu: f64) -> f64 {
-    let model = &mut world.model;
-    let mut before = 0.0_f64;
-    if let Some(g) = model.contacts.as_mut() {
-        before = before.max(g.pair_friction);
-        g.pair_friction = mu;
-        for w in &mut g.walls {
-            before = before.max(w.friction);
-            w.friction = mu;
-        }
-    }
-    for c in &mut model.constraints {
-        let contact = matches!(
-            c.geometry,
-            Geometry::HalfPlane { .. }
-                | Geometry::Contact { .. }
-                | Geometry::CornerEdge { .. }
-                | Geometry::CornerDisc { .. }
-        );
-        if c.is_inequality() && contact {
-            before = before.max(c.friction);
-            c.friction = mu;
-        }
-    }
-    before
 }
 
 fn alg_name(a: Algorithm) -> &'static str {

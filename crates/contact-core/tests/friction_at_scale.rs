@@ -7,36 +7,13 @@
 //! without friction) gaining energy in one step.
 
 use contact_core::scene::{Overrides, parse};
-use contact_core::{Geometry, Scheme, StepStatus, World};
+use contact_core::{Scheme, StepStatus, World};
 
 /// The scene `file` of `assets/scenes` with `overrides`.
 fn asset(file: &str, overrides: &Overrides) -> World {
     let path = format!("{}/../../assets/scenes/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("a built-in scene");
     parse(&text, file, overrides).unwrap_or_else(|e| panic!("{e}")).world
-}
-
-/// Coulomb's `μ` on every contact of `w`: generated pairs and walls, and
-/// every contact row already made.
-fn set_friction(w: &mut World, mu: f64) {
-    if let Some(g) = w.model.contacts.as_mut() {
-        g.pair_friction = mu;
-        for wall in &mut g.walls {
-            wall.friction = mu;
-        }
-    }
-    for c in &mut w.model.constraints {
-        let contact = matches!(
-            c.geometry,
-            Geometry::HalfPlane { .. }
-                | Geometry::Contact { .. }
-                | Geometry::CornerEdge { .. }
-                | Geometry::CornerDisc { .. }
-        );
-        if c.is_inequality() && contact {
-            c.friction = mu;
-        }
-    }
 }
 
 /// What a run of `steps` steps of `h` met at worst.
@@ -69,7 +46,7 @@ fn a_pile_with_friction_lands_every_step_within_its_contract_at_several_mu() {
         let mut w = asset("ball-pile.ron", &Overrides { balls: Some(balls), ..Default::default() });
         w.settings.scheme = Scheme::TimeStepping;
         w.settings.events.restitution = e;
-        set_friction(&mut w, mu);
+        w.model.set_friction(mu);
         let what = format!("{balls} balls, μ = {mu}, e = {e}");
         let worst = run(&mut w, 1200, 1e-3, &what);
         eprintln!("{what}: {worst:?}");
@@ -156,7 +133,7 @@ fn the_box_pyramid_with_friction_stands_every_step_within_its_contract() {
     for mu in [0.1, 0.5, 1.0] {
         let mut w = asset("box-pyramid.ron", &Overrides::default());
         w.settings.scheme = Scheme::TimeStepping;
-        set_friction(&mut w, mu);
+        w.model.set_friction(mu);
         let q0 = w.state.q.clone();
         let what = format!("the pyramid, μ = {mu}");
         let worst = run(&mut w, 150, 1e-3, &what);

@@ -21,7 +21,7 @@ pub mod kkt;
 use nalgebra::Vector2;
 
 use crate::body::Body;
-use crate::constraint::{Constraint, RowEval};
+use crate::constraint::{Constraint, Geometry, RowEval};
 use crate::contacts::{ConstraintKey, ContactGenerator, Coordinates, Remap};
 
 /// Bodies, constraints and uniform gravity.
@@ -194,6 +194,37 @@ impl Model {
     }
 
     /// Kinetic energy `½ q̇ᵀ M q̇`.
+    /// Sets Coulomb's `μ` of every contact to `mu`: the contact generator's
+    /// pairs and walls (the rows it makes from now on) and every contact
+    /// row already made (the explicit ones, and the generated ones made at
+    /// load, which a kept key does not make again). Returns the largest `μ`
+    /// there was. The peer bench's `--friction` and the tests take it.
+    pub fn set_friction(&mut self, mu: f64) -> f64 {
+        let mut before = 0.0_f64;
+        if let Some(g) = self.contacts.as_mut() {
+            before = before.max(g.pair_friction);
+            g.pair_friction = mu;
+            for w in &mut g.walls {
+                before = before.max(w.friction);
+                w.friction = mu;
+            }
+        }
+        for c in &mut self.constraints {
+            let contact = matches!(
+                c.geometry,
+                Geometry::HalfPlane { .. }
+                    | Geometry::Contact { .. }
+                    | Geometry::CornerEdge { .. }
+                    | Geometry::CornerDisc { .. }
+            );
+            if c.is_inequality() && contact {
+                before = before.max(c.friction);
+                c.friction = mu;
+            }
+        }
+        before
+    }
+
     pub fn kinetic_energy(&self, state: &State) -> f64 {
         let m = self.mass_diag(&state.q);
         0.5 * m.iter().zip(&state.qd).map(|(m, v)| m * v * v).sum::<f64>()
