@@ -35,7 +35,7 @@ fn label_rect(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32
 /// (a view narrower than its margins, in compare mode on a small screen:
 /// `shrink` gives `min > max`), its centre on that axis. `Rect::clamp`
 /// panics there.
-pub fn clamp_into(rect: egui::Rect, at: Pos2) -> Pos2 {
+fn clamp_into(rect: egui::Rect, at: Pos2) -> Pos2 {
     let axis = |v: f32, lo: f32, hi: f32| if lo <= hi { v.clamp(lo, hi) } else { 0.5 * (lo + hi) };
     Pos2::new(axis(at.x, rect.min.x, rect.max.x), axis(at.y, rect.min.y, rect.max.y))
 }
