@@ -50,7 +50,9 @@
 //! | [`ipm`] | `solve/` (foundations) | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | `solve/` (foundations) | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
 //! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `constraint`, `lcp`, `schur` |
-//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its contract | `constraint`, `coulomb`, `lcp`, `schur` |
+//! | [`anderson`] | `solve/` (foundations) | Anderson's acceleration of a fixed-point iteration | — |
+//! | [`nsgs`] | `solve/` (foundations) | Coulomb's velocity problem by non-smooth Gauss–Seidel, each contact's law in closed form | `schur` |
+//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`kkt`] | `model/` (model) | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
@@ -90,7 +92,7 @@ pub mod testing;
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
 pub use model::{contacts, kkt};
-pub use solve::{cone_fixed_point, coulomb, ipm, lcp, schur};
+pub use solve::{anderson, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};

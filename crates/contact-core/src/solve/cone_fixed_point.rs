@@ -44,16 +44,40 @@
 //! method (Walker & Ni 2011; depth [`DEPTH`]): the plain iteration contracts
 //! at about `3μ²` for a disc that slides, and diverges past `μ ≈ 0.58`.
 //!
-//! **Where it stalls.** `G` is piecewise affine, and at a status on the
-//! edge between stick and slip (a contact whose slip follows its own shift
-//! one for one, `G(s) − s` constant at 4e-9 m/s on a 30-ball pile) the
-//! iteration stops improving. Then the statuses the iterate holds (off, on,
-//! stick, slip `±`) are solved exactly by pivoting on them
-//! ([`crate::coulomb::Problem::pivot_from`], a dense `A` up to
-//! [`crate::coulomb::DENSE_ROWS`] rows), up to [`POLISHES`] times; and at
-//! the last evaluation, completely ([`crate::coulomb::Problem::solve`]:
-//! pivoting, Lemke's method, the enumeration where small). Each answer is
-//! held to the contract below before it is taken.
+//! **Where it stalls.** `G` is piecewise affine. On a pile the iteration
+//! can stop improving: at a status on the edge between stick and slip (a
+//! contact whose slip follows its own shift one for one, `G(s) − s`
+//! constant at 4e-9 m/s on a 30-ball pile), or circling among pieces (a
+//! 100-ball pile at μ = 0.3 from t = 0.39 s, the residual between 2e3 and
+//! 2e4 times the contract for 60 evaluations; Newton's step on `G − Id` is
+//! no cure there, its Jacobian is singular on the contacts that follow
+//! their shift and the step lands 1e7 times further off). Then, up to
+//! [`RESCUES`] times a solve:
+//!
+//! 1. **The statuses the iterate holds, made exact** (`polish`): the
+//!    equations of those statuses on the held edges, their least-norm
+//!    correction from the iterate (the statically indeterminate spread it
+//!    chose is kept), the statuses of that answer in turn, up to
+//!    [`POLISH_ROUNDS`] times.
+//! 2. **Gauss–Seidel over the contacts** ([`crate::nsgs`]: each contact's
+//!    own Coulomb law in closed form), in chunks of [`CHUNK`] sweeps, each
+//!    followed by one round of (1) put back into the cones and kept where
+//!    it comes nearer the contract (projected Gauss–Seidel with subspace
+//!    minimization, Silcowitz, Niebe & Erleben 2010), up to [`SWEEP_WORK`]
+//!    non-zeros visited. The sweeps settle the statuses where the fixed
+//!    point circles; the exact corrections give the last digits the sweeps
+//!    take thousands of rounds for. The fixed point then goes on from there.
+//!
+//! The frictionless solve stopping short (its interior point on nearly
+//! parallel edges, `n ± 0.1 t`) goes to the same rescues. The last resort,
+//! on an island of at most [`COMPLETE_ROWS`] rows, is the complete dense
+//! solve ([`crate::coulomb::Problem::solve`]: pivoting, Lemke's method, the
+//! enumeration where small). Each answer, whatever found it, is held to the
+//! contract below before it is taken. No step of this has a termination
+//! proof for a pile (Lemke's method on Anitescu–Potra's problem has one in
+//! exact arithmetic; on a dense 712-unknown tableau of a hyperstatic pile
+//! it ended 3e8 times off the contract after 0.7 s): where all of it
+//! misses, the step says so.
 //!
 //! **The contract** is the frictionless one ([`crate::lcp::CONTRACT`]) on
 //! (1) with `s` taken from the answer's own `v⁺` (not the iterate's): the
@@ -70,15 +94,36 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::anderson::Anderson;
 use crate::constraint::SparseRow;
 use crate::coulomb::{DENSE_ROWS, FrictionContact, Mode, Problem, dense_a};
 use crate::lcp::{self, Cap, Stop, solve_lcp_from};
+use crate::nsgs::{self, Pair};
 use crate::schur::SchurGraph;
 
 /// Evaluations of `G` before the fixed point gives up.
 pub const MAX_ITERATIONS: usize = 60;
 /// Anderson's memory: the last `DEPTH` differences of iterates.
 pub const DEPTH: usize = 6;
+/// Iterations without the residual halving that make a stall.
+pub const STALL: usize = 4;
+/// Stalls a solve rescues (`polish`, then [`nsgs`] with corrections).
+pub const RESCUES: usize = 6;
+/// The work of one run of [`nsgs`], in non-zeros of `A` visited: its sweeps
+/// are this over the non-zeros of one sweep.
+pub const SWEEP_WORK: usize = 40_000_000;
+/// Sweeps of [`nsgs`] between two exact corrections by `polish`.
+pub const CHUNK: usize = 64;
+/// Rounds of `polish`: statuses taken from its last answer.
+pub const POLISH_ROUNDS: usize = 10;
+/// A held edge whose gap, relative to the largest, passes this after a
+/// round of `polish` lets go.
+pub const CONTRACT_GAP: f64 = 1e-9;
+/// Rows (normal and tangential) up to which the complete dense solve
+/// (`Exact`) is the last resort: its pivoting and Lemke's method on a
+/// dense tableau cost the cube of this (a few milliseconds), where on a
+/// 390-edge pile they took up to a minute and missed the contract anyway.
+pub const COMPLETE_ROWS: usize = 96;
 
 /// The rows of one velocity problem: normal rows (equalities first, `neq`
 /// of them), each with its tangential row and `μ` where it has friction.
@@ -204,63 +249,95 @@ pub fn solve(
         let v = velocity(&exact);
         (lcp::contract_ratio(&graph, &rhs(&shift(&v)), neq, &exact) <= 1.0).then_some((exact, v))
     };
-    // Coulomb's problem on a dense `A`, built at the first stall (its `A`
-    // and `b` do not change with the iterate).
-    let mut dense: Option<Option<Exact>> = None;
-    let mut anderson = Anderson::default();
-    let mut polished = 0;
+    let meets = |p: &[f64]| accept(p.to_vec()).is_some();
+    let ratio_of = |p: &[f64]| lcp::contract_ratio(&graph, &rhs(&shift(&velocity(p))), neq, p);
+    let done = |p: Vec<f64>, iterations: usize| {
+        let v = velocity(&p);
+        let held_edge: Vec<bool> = p.iter().map(|x| *x > 0.0).collect();
+        finish(n, &graph, &edge, &p, &held_edge, v, iterations, None)
+    };
+    let mut anderson = Anderson::new(DEPTH, STALL);
+    let mut gauss_seidel: Option<Sweep> = None;
+    let mut rescues = 0;
     let mut iterations = 0;
-    let mut last_ratio = f64::INFINITY;
+    let mut nearest = f64::INFINITY;
     loop {
         iterations += 1;
         let lcp = solve_lcp_from(&graph, &rhs(&s), neq, &pi, 0.0);
         pi = lcp.lambda;
         let v = velocity(&pi);
         let g = shift(&v);
-        let held_edge = lcp.clamped;
         // The contract on (1) with the answer's own shift.
         let ratio = if lcp.capped.is_some() { f64::INFINITY } else { lcp::contract_ratio(&graph, &rhs(&g), neq, &pi) };
-        let done = ratio <= 1.0;
-        let last = iterations >= MAX_ITERATIONS;
-        // Stalled (the residual has not halved for a while): the exact
-        // answer of the statuses the iterate holds, by pivoting, up to
-        // `POLISHES` times; at the last evaluation, completely (pivoting,
-        // Lemke's method, the enumeration where small).
-        let stalled = anderson.stalled + 1 >= STALL && polished < POLISHES;
-        let exact = if !done && lcp.capped.is_none() && !contacts.is_empty() && (last || stalled) {
-            let dense = dense.get_or_insert_with(|| Exact::new(rows, minv, vfree, c, &contacts)).as_ref();
-            let modes = statuses(neq, &slot, &edge, &pi, &held_edge);
-            dense.and_then(|p| p.solve(modes, &edge, last)).and_then(accept)
-        } else {
-            None
-        };
-        if last {
-            if let Some((exact, v)) = exact {
-                let held_edge: Vec<bool> = exact.iter().map(|p| *p > 0.0).collect();
-                return finish(n, &graph, &edge, &exact, &held_edge, v, iterations + 1, None);
+        if ratio <= 1.0 {
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, None);
+        }
+        nearest = nearest.min(ratio);
+        if contacts.is_empty() {
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, lcp.capped);
+        }
+        // Stalled (the residual has not halved for a while), or the
+        // frictionless solve stopped short: the rescues, each answer held
+        // to the contract.
+        if (lcp.capped.is_some() || anderson.stalled + 1 >= STALL) && rescues < RESCUES {
+            rescues += 1;
+            // The statuses the iterate holds, made exact.
+            if lcp.capped.is_none()
+                && let Some(p) =
+                    polish(rows, &sparse, &edge, minv, vfree, c, &pi, POLISH_ROUNDS, meets).filter(|p| meets(p))
+            {
+                return done(p, iterations);
             }
-        }
-        if done || lcp.capped.is_some() || last || contacts.is_empty() {
-            let capped = if done {
-                None
-            } else if let Some(cap) = lcp.capped {
-                Some(cap)
-            } else {
-                Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(ratio.min(last_ratio)) })
-            };
-            return finish(n, &graph, &edge, &pi, &held_edge, v, iterations, capped);
-        }
-        last_ratio = last_ratio.min(ratio);
-        if stalled {
-            polished += 1;
-            anderson = Anderson::default();
-            if let Some((exact, v)) = exact {
-                pi = exact;
-                s = shift(&v);
-                continue;
+            // Gauss–Seidel over the contacts, each chunk of sweeps followed
+            // by the exact solve of the statuses it reached, put back into
+            // the cones, kept where it comes nearer the contract (projected
+            // Gauss–Seidel with subspace minimization: Silcowitz, Niebe &
+            // Erleben 2010).
+            let gs = &*gauss_seidel.get_or_insert_with(|| Sweep::new(rows, minv, vfree, c, &contacts));
+            let mut start = gs.impulses(&edge, &pi);
+            let mut swept = 0;
+            while swept < gs.max_sweeps {
+                let got = nsgs::solve(&gs.graph, &gs.b, neq, &gs.pairs, &start, CHUNK, |l| meets(&gs.edges(&edge, l)));
+                swept += got.sweeps;
+                let mut next = gs.edges(&edge, &got.lambda);
+                if got.done {
+                    return done(next, iterations);
+                }
+                if let Some(mut q) = polish(rows, &sparse, &edge, minv, vfree, c, &next, 1, meets) {
+                    q.iter_mut().zip(&edge).for_each(|(x, e)| {
+                        if e.row >= neq {
+                            *x = x.max(0.0);
+                        }
+                    });
+                    if meets(&q) {
+                        return done(q, iterations);
+                    }
+                    if ratio_of(&q) < ratio_of(&next) {
+                        next = q;
+                    }
+                }
+                start = gs.impulses(&edge, &next);
             }
+            pi = gs.edges(&edge, &start);
+            s = shift(&velocity(&pi));
+            anderson = Anderson::new(DEPTH, STALL);
+            continue;
         }
-        s = anderson.next(&s, &g);
+        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() {
+            // The complete dense solve (pivoting, Lemke's method, the
+            // enumeration where small) where the island is small enough
+            // for its cost to stay bounded.
+            if lcp.capped.is_none()
+                && let Some(exact) = Exact::new(rows, minv, vfree, c, &contacts)
+                && let Some(p) = exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p))
+            {
+                return done(p, iterations + 1);
+            }
+            let capped =
+                lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, capped);
+        }
+        s = anderson.next(&s, &g).into_iter().map(|x| x.max(0.0)).collect();
     }
 }
 
@@ -290,8 +367,7 @@ fn statuses(neq: usize, slot: &[usize], edge: &[Edge], pi: &[f64], held: &[bool]
 
 /// Coulomb's problem of the same rows on a dense `A`
 /// ([`crate::coulomb::Problem`]: normal rows, then a tangential row per
-/// contact with friction), whose statuses are solved exactly where the fixed
-/// point stalls (module docs).
+/// contact with friction): the last resort on a small island (module docs).
 struct Exact {
     problem: Problem,
     /// The tangential row of each normal row with friction.
@@ -299,7 +375,7 @@ struct Exact {
 }
 
 impl Exact {
-    /// `None` past [`DENSE_ROWS`] rows; `contacts`: the normal rows with friction.
+    /// `None` past [`COMPLETE_ROWS`] rows; `contacts`: the normal rows with friction.
     fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64], contacts: &[usize]) -> Option<Exact> {
         let n = rows.normal.len();
         let mut jrows: Vec<&SparseRow> = rows.normal.clone();
@@ -311,7 +387,7 @@ impl Exact {
             tangent_of[i] = Some(jrows.len());
             jrows.push(t);
         }
-        if jrows.len() > DENSE_ROWS {
+        if jrows.len() > COMPLETE_ROWS {
             return None;
         }
         let b = jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
@@ -319,13 +395,11 @@ impl Exact {
         Some(Exact { problem, tangent_of })
     }
 
-    /// The answer from `modes`, by pivoting on them alone
-    /// ([`crate::coulomb::Problem::pivot_from`]: the exact equations of
-    /// those statuses, `u_n = 0` on a contact that slides where the fixed
-    /// point leaves `u_n = G(s) − s`), or `complete`ly
-    /// ([`crate::coulomb::Problem::solve`]), as edge impulses.
-    fn solve(&self, modes: Vec<Mode>, edge: &[Edge], complete: bool) -> Option<Vec<f64>> {
-        let lambda = if complete { self.problem.solve(modes).ok()?.lambda } else { self.problem.pivot_from(modes)? };
+    /// The complete answer ([`crate::coulomb::Problem::solve`]: pivoting
+    /// from `modes`, Lemke's method, the enumeration where small), as edge
+    /// impulses.
+    fn solve(&self, modes: Vec<Mode>, edge: &[Edge]) -> Option<Vec<f64>> {
+        let lambda = self.problem.solve(modes).ok()?.lambda;
         Some(
             edge.iter()
                 .map(|e| match self.tangent_of[e.row] {
@@ -363,73 +437,173 @@ fn finish(
     Answer { qd, normal, tangent, held, iterations, islands, capped }
 }
 
-/// Anderson's acceleration of `x ↦ G(x)` (type II, Walker & Ni 2011), kept
-/// non-negative: from the last `DEPTH + 1` pairs `(x_k, G(x_k))`, the
-/// combination of the `G(x_k)` whose residuals `G(x_k) − x_k` combine to
-/// the least norm.
-#[derive(Default)]
-struct Anderson {
-    /// `G(x_k)` and `f_k = G(x_k) − x_k`, oldest first.
-    g: Vec<Vec<f64>>,
-    f: Vec<Vec<f64>>,
-    /// The least residual seen and the iterations since it fell.
-    best: f64,
-    stalled: usize,
+/// The rows of [`nsgs`]: the normal rows, then each friction contact's
+/// tangential row, with `b = −(J v_free + c)` (no target on `t`).
+struct Sweep {
+    graph: SchurGraph,
+    b: Vec<f64>,
+    pairs: Vec<Pair>,
+    /// The tangential row of each normal row with friction.
+    tangent_of: Vec<usize>,
+    max_sweeps: usize,
 }
 
-/// Iterations without the residual halving that make a stall.
-const STALL: usize = 4;
-/// Exact solves of the statuses held ([`Exact::solve`]) a solve may take.
-const POLISHES: usize = 4;
+impl Sweep {
+    fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64], contacts: &[usize]) -> Sweep {
+        let n = rows.normal.len();
+        let mut all: Vec<&SparseRow> = rows.normal.clone();
+        let mut pairs = Vec::new();
+        let mut tangent_of = vec![usize::MAX; n];
+        for &i in contacts {
+            let (t, mu) = rows.tangent[i].expect("a friction contact");
+            pairs.push(Pair { normal: i, tangent: all.len(), mu });
+            tangent_of[i] = all.len();
+            all.push(t);
+        }
+        let b = all.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
+        let graph = SchurGraph::new(&all, minv);
+        let nonzeros = graph.len() + graph.adj.iter().map(Vec::len).sum::<usize>();
+        Sweep { graph, b, pairs, tangent_of, max_sweeps: (SWEEP_WORK / nonzeros.max(1)).max(1) }
+    }
 
-impl Anderson {
-    fn next(&mut self, x: &[f64], g: &[f64]) -> Vec<f64> {
-        let f: Vec<f64> = g.iter().zip(x).map(|(g, x)| g - x).collect();
-        let norm = f.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if self.g.is_empty() || norm < 0.5 * self.best {
-            self.best = norm;
-            self.stalled = 0;
-        } else {
-            self.stalled += 1;
-        }
-        // No progress: the memory starts again from here.
-        if self.stalled >= 2 * STALL {
-            self.g.clear();
-            self.f.clear();
-            self.stalled = 0;
-            self.best = norm;
-        }
-        self.g.push(g.to_vec());
-        self.f.push(f.clone());
-        if self.g.len() > DEPTH + 1 {
-            self.g.remove(0);
-            self.f.remove(0);
-        }
-        let k = self.g.len() - 1;
-        if k == 0 {
-            return g.to_vec();
-        }
-        // ΔF γ ≈ f_k in least squares (normal equations, a relative ridge).
-        let dim = f.len();
-        let df = DMatrix::from_fn(dim, k, |r, j| self.f[j + 1][r] - self.f[j][r]);
-        let mut gram = df.transpose() * &df;
-        let ridge = 1e-12 * (0..k).map(|j| gram[(j, j)]).fold(0.0, f64::max) + f64::MIN_POSITIVE;
-        for j in 0..k {
-            gram[(j, j)] += ridge;
-        }
-        let rhs = df.transpose() * DVector::from_column_slice(&f);
-        let Some(gamma) = gram.cholesky().map(|c| c.solve(&rhs)) else { return g.to_vec() };
-        let mut out = g.to_vec();
-        for j in 0..k {
-            for (r, o) in out.iter_mut().enumerate() {
-                *o -= gamma[j] * (self.g[j + 1][r] - self.g[j][r]);
+    /// `(P_n, P_t)` rows from edge impulses.
+    fn impulses(&self, edge: &[Edge], pi: &[f64]) -> Vec<f64> {
+        let mut lambda = vec![0.0; self.graph.len()];
+        for (e, p) in edge.iter().zip(pi) {
+            lambda[e.row] += p;
+            if e.sign != 0.0 {
+                lambda[self.tangent_of[e.row]] += e.sign * e.mu * p;
             }
         }
-        if out.iter().all(|v| v.is_finite()) {
-            out.iter_mut().for_each(|v| *v = v.max(0.0));
-            out
-        } else {
-            g.to_vec()
+        lambda
+    }
+
+    /// Edge impulses `π± = (P_n ± P_t/μ)/2` from rows.
+    fn edges(&self, edge: &[Edge], lambda: &[f64]) -> Vec<f64> {
+        edge.iter()
+            .map(|e| {
+                if e.sign == 0.0 {
+                    lambda[e.row]
+                } else {
+                    (0.5 * (lambda[e.row] + e.sign * lambda[self.tangent_of[e.row]] / e.mu)).max(0.0)
+                }
+            })
+            .collect()
+    }
+}
+
+/// The exact answer nearest `pi` with the statuses it holds, and with
+/// those its answer holds in turn, up to [`POLISH_ROUNDS`] times, until
+/// `holds` (the contract) takes one (module docs).
+///
+/// An edge holds where its impulse outweighs its gap `w_e`, each relative
+/// to the largest of its kind (round-off leaves 1e-15 on edges apart; a
+/// negative impulse lets go, a negative gap comes on); a contact held by
+/// one edge whose slip runs the wrong way sticks (both edges). On the held
+/// edges `S` (and every equality) the equations of those statuses, `ρ_e ·
+/// v⁺ + c_e = 0` with `ρ_e = n` on a contact that slides (`u_n = 0`), `ρ_e
+/// = r_e` where it sticks or has no friction, are linear in `π_S`: `B π_S =
+/// −(ρ v_free + c)` with `B_ef = ρ_e M⁻¹ r_fᵀ`, unsymmetric and, on a
+/// hyperstatic pile, singular. The correction is its least-norm solution
+/// `δ = Bᵀ (B Bᵀ + ε D)⁻¹ res`, refined twice: the impulses move the least
+/// that makes the statuses exact, so the statically indeterminate spread
+/// `pi` chose is kept. `None` past [`DENSE_ROWS`] held edges, where `B Bᵀ`
+/// does not factor, or where no round holds.
+#[allow(clippy::too_many_arguments)]
+fn polish(
+    rows: &Rows,
+    sparse: &[SparseRow],
+    edge: &[Edge],
+    minv: &[f64],
+    vfree: &[f64],
+    c: &[f64],
+    pi: &[f64],
+    rounds: usize,
+    holds: impl Fn(&[f64]) -> bool,
+) -> Option<Vec<f64>> {
+    let mut current = pi.to_vec();
+    let mut first_done = false;
+    for round in 0..rounds {
+        let v = velocity(sparse, minv, vfree, &current);
+        let slip: Vec<f64> = rows.tangent.iter().map(|t| t.map_or(0.0, |(t, _)| t.dot(&v))).collect();
+        let gap: Vec<f64> =
+            sparse.iter().zip(edge).map(|(r, e)| r.dot(&v) + c[e.row] + e.mu * slip[e.row].abs()).collect();
+        let pmax = current.iter().fold(f64::MIN_POSITIVE, |m, p| m.max(p.abs()));
+        let gmax = gap.iter().fold(f64::MIN_POSITIVE, |m, g| m.max(g.abs()));
+        // A held edge the last solve left apart (its statuses asked for
+        // more than the equations could give: least squares spread the
+        // conflict over them) lets go.
+        let apart = CONTRACT_GAP * gmax;
+        let mut on: Vec<bool> =
+            (0..edge.len()).map(|e| edge[e].row < rows.neq || current[e] / pmax > gap[e] / gmax).collect();
+        if first_done {
+            let widest = (0..edge.len())
+                .filter(|&e| on[e] && edge[e].row >= rows.neq)
+                .max_by(|&a, &b| gap[a].total_cmp(&gap[b]));
+            if let Some(e) = widest.filter(|&e| gap[e] > apart) {
+                on[e] = false;
+            }
+        }
+        first_done = true;
+        let mut held = vec![0u8; rows.normal.len()];
+        for e in (0..edge.len()).filter(|&e| on[e]) {
+            held[edge[e].row] += 1;
+        }
+        // One edge held, the slip against it (`r⁻` holds a slip along `+t`): it sticks.
+        for e in 0..edge.len() {
+            let row = edge[e].row;
+            if on[e] && edge[e].sign != 0.0 && held[row] == 1 && edge[e].sign * slip[row] > 0.0 {
+                held[row] = 2;
+                on[if edge[e].sign > 0.0 { e + 1 } else { e - 1 }] = true;
+            }
+        }
+        let set: Vec<usize> = (0..edge.len()).filter(|&e| on[e]).collect();
+        let k = set.len();
+        if k == 0 || k > DENSE_ROWS {
+            return None;
+        }
+        // The equation's row: `n` where one edge of a friction contact holds.
+        let rho: Vec<SparseRow> = set
+            .iter()
+            .map(|&e| if edge[e].sign != 0.0 && held[edge[e].row] == 1 { *rows.normal[edge[e].row] } else { sparse[e] })
+            .collect();
+        let b = DMatrix::from_fn(k, k, |i, j| rho[i].weighted_dot(&sparse[set[j]], minv));
+        let residual = |pi: &[f64]| -> DVector<f64> {
+            let v = velocity(sparse, minv, vfree, pi);
+            DVector::from_iterator(k, set.iter().zip(&rho).map(|(&e, r)| -(r.dot(&v) + c[edge[e].row])))
+        };
+        let mut normal = &b * b.transpose();
+        let scale = (0..k).map(|i| normal[(i, i)]).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        for i in 0..k {
+            normal[(i, i)] += 1e-12 * normal[(i, i)].max(1e-6 * scale);
+        }
+        let chol = normal.cholesky()?;
+        current.iter_mut().zip(&on).for_each(|(p, on)| *p = if *on { *p } else { 0.0 });
+        for _ in 0..3 {
+            let delta = b.transpose() * chol.solve(&residual(&current));
+            for (&e, d) in set.iter().zip(delta.iter()) {
+                current[e] += d;
+            }
+        }
+        if !current.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        if round + 1 == rounds || holds(&current) {
+            return Some(current);
         }
     }
+    None
+}
+
+/// `v⁺ = v_free + M⁻¹ Σ π_e r_eᵀ`.
+fn velocity(sparse: &[SparseRow], minv: &[f64], vfree: &[f64], pi: &[f64]) -> Vec<f64> {
+    let mut v = vfree.to_vec();
+    for (r, p) in sparse.iter().zip(pi) {
+        if *p != 0.0 {
+            for (i, x) in r.entries() {
+                v[*i] += p * x * minv[*i];
+            }
+        }
+    }
+    v
 }

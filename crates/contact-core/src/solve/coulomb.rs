@@ -509,15 +509,6 @@ impl Problem {
     /// Pivoting on the statuses from `modes`, its rounds appended to
     /// `rounds`: the answer, or `None` when a status comes back (a cycle) or
     /// the rounds run out.
-    /// Pivoting alone from the statuses `modes` (no Lemke, no enumeration:
-    /// bounded by its cap of rounds), its answer where it holds the strict
-    /// contract ([`Self::strict_ratio`]). [`crate::cone_fixed_point`] takes
-    /// it from the statuses its fixed point reached.
-    pub fn pivot_from(&self, modes: Vec<Mode>) -> Option<Vec<f64>> {
-        let (lambda, _) = self.pivot(modes, &mut Vec::new())?;
-        (self.strict_ratio(&lambda) <= 1.0).then_some(lambda)
-    }
-
     fn pivot(&self, mut modes: Vec<Mode>, rounds: &mut Vec<Round>) -> Option<(Vec<f64>, Vec<Mode>)> {
         let mut seen: Vec<Vec<Mode>> = Vec::new();
         let mut last_broken = usize::MAX;

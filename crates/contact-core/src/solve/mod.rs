@@ -3,12 +3,15 @@
 //! ([`lcp`]) finished by an interior point ([`ipm`]), and planar Coulomb
 //! friction as a complementarity problem ([`coulomb`]), and at the velocity
 //! level as a fixed point of frictionless problems on the cone's edges
-//! ([`cone_fixed_point`]).
+//! ([`cone_fixed_point`], accelerated by [`anderson`], rescued by
+//! non-smooth Gauss–Seidel, [`nsgs`]).
 //!
 //! May import: `geometry` (sparse rows), nothing above.
 
+pub mod anderson;
 pub mod cone_fixed_point;
 pub mod coulomb;
 pub mod ipm;
 pub mod lcp;
+pub mod nsgs;
 pub mod schur;
