@@ -112,8 +112,13 @@ pub const RESCUES: usize = 6;
 /// The work of one run of [`nsgs`], in non-zeros of `A` visited: its sweeps
 /// are this over the non-zeros of one sweep.
 pub const SWEEP_WORK: usize = 40_000_000;
+/// The sweeps of one rescue at most, whatever the island's size: a small
+/// island that has not met the contract in this many will not (a box
+/// struck into a corner with rebound targets that no velocity meets, solved
+/// 24 times by the restitution's bisection, took minutes at 1.3 million).
+pub const MAX_SWEEPS: usize = 16_384;
 /// Sweeps of [`nsgs`] between two exact corrections by `polish`.
-pub const CHUNK: usize = 64;
+pub const CHUNK: usize = 256;
 /// Rounds of `polish`: statuses taken from its last answer.
 pub const POLISH_ROUNDS: usize = 10;
 /// A held edge whose gap, relative to the largest, passes this after a
@@ -192,7 +197,9 @@ fn edges(rows: &Rows) -> (Vec<Edge>, Vec<SparseRow>, Vec<usize>) {
 
 /// Solves (1) for `v⁺ = v_free + M⁻¹ Σ π_e r_eᵀ` with targets `c` (per
 /// normal row), from `warm_n`, `warm_t` (the last step's `P_n`, `P_t`, 0 where
-/// none) and the shift `slip0` (`μ |u_t|` at the step's start, per normal row).
+/// none) and the shift `slip0` (`μ |u_t|` at the step's start, per normal row);
+/// `floor`: the contract's least tolerance on a speed
+/// ([`crate::lcp::contract_ratio_above`]).
 pub fn solve(
     rows: &Rows,
     minv: &[f64],
@@ -201,6 +208,7 @@ pub fn solve(
     warm_n: &[f64],
     warm_t: &[f64],
     slip0: &[f64],
+    floor: f64,
 ) -> Answer {
     let n = rows.normal.len();
     let (edge, sparse, contacts) = edges(rows);
@@ -247,10 +255,10 @@ pub fn solve(
     // An exact answer, taken where it meets the contract: `(π, v⁺)`.
     let accept = |exact: Vec<f64>| -> Option<(Vec<f64>, Vec<f64>)> {
         let v = velocity(&exact);
-        (lcp::contract_ratio(&graph, &rhs(&shift(&v)), neq, &exact) <= 1.0).then_some((exact, v))
+        (lcp::contract_ratio_above(&graph, &rhs(&shift(&v)), neq, &exact, floor) <= 1.0).then_some((exact, v))
     };
     let meets = |p: &[f64]| accept(p.to_vec()).is_some();
-    let ratio_of = |p: &[f64]| lcp::contract_ratio(&graph, &rhs(&shift(&velocity(p))), neq, p);
+    let ratio_of = |p: &[f64]| lcp::contract_ratio_above(&graph, &rhs(&shift(&velocity(p))), neq, p, floor);
     let done = |p: Vec<f64>, iterations: usize| {
         let v = velocity(&p);
         let held_edge: Vec<bool> = p.iter().map(|x| *x > 0.0).collect();
@@ -268,7 +276,11 @@ pub fn solve(
         let v = velocity(&pi);
         let g = shift(&v);
         // The contract on (1) with the answer's own shift.
-        let ratio = if lcp.capped.is_some() { f64::INFINITY } else { lcp::contract_ratio(&graph, &rhs(&g), neq, &pi) };
+        let ratio = if lcp.capped.is_some() {
+            f64::INFINITY
+        } else {
+            lcp::contract_ratio_above(&graph, &rhs(&g), neq, &pi, floor)
+        };
         if ratio <= 1.0 {
             return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, None);
         }
@@ -279,7 +291,22 @@ pub fn solve(
         // Stalled (the residual has not halved for a while), or the
         // frictionless solve stopped short: the rescues, each answer held
         // to the contract.
-        if (lcp.capped.is_some() || anderson.stalled + 1 >= STALL) && rescues < RESCUES {
+        let stalled = lcp.capped.is_some() || anderson.stalled + 1 >= STALL;
+        // A small island: the complete dense solve at the first stall
+        // (pivoting, Lemke's method, the enumeration of every status, which
+        // also proves where none holds), its cost bounded by its size.
+        if (stalled || iterations >= MAX_ITERATIONS)
+            && let Some(exact) = Exact::new(rows, minv, vfree, c, &contacts)
+        {
+            let modes = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
+            if let Some(p) = exact.solve(modes, &edge).filter(|p| meets(p)) {
+                return done(p, iterations + 1);
+            }
+            let capped =
+                lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, capped);
+        }
+        if stalled && rescues < RESCUES {
             rescues += 1;
             // The statuses the iterate holds, made exact.
             if lcp.capped.is_none()
@@ -324,15 +351,6 @@ pub fn solve(
             continue;
         }
         if iterations >= MAX_ITERATIONS || lcp.capped.is_some() {
-            // The complete dense solve (pivoting, Lemke's method, the
-            // enumeration where small) where the island is small enough
-            // for its cost to stay bounded.
-            if lcp.capped.is_none()
-                && let Some(exact) = Exact::new(rows, minv, vfree, c, &contacts)
-                && let Some(p) = exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p))
-            {
-                return done(p, iterations + 1);
-            }
             let capped =
                 lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
             return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, capped);
@@ -463,7 +481,7 @@ impl Sweep {
         let b = all.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
         let graph = SchurGraph::new(&all, minv);
         let nonzeros = graph.len() + graph.adj.iter().map(Vec::len).sum::<usize>();
-        Sweep { graph, b, pairs, tangent_of, max_sweeps: (SWEEP_WORK / nonzeros.max(1)).max(1) }
+        Sweep { graph, b, pairs, tangent_of, max_sweeps: (SWEEP_WORK / nonzeros.max(1)).clamp(CHUNK, MAX_SWEEPS) }
     }
 
     /// `(P_n, P_t)` rows from edge impulses.

@@ -254,12 +254,24 @@ pub const SELF_STRESS: f64 = 1e3;
 /// How far `λ` is from the contract ([`CONTRACT`]), as a multiple of its
 /// tolerances (at most 1: it holds), island by island.
 pub fn contract_ratio(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) -> f64 {
-    island_ratios(graph, b, neq, lambda).1.into_iter().fold(0.0, f64::max)
+    contract_ratio_above(graph, b, neq, lambda, 0.0)
+}
+
+/// [`contract_ratio`] with `ε_a` at least `floor` (an absolute speed, the
+/// caller's units): a problem whose data are all round-off (a disc wedged
+/// at rest in a corner, `b` at 1e-13 m/s) is held to its own round-off
+/// otherwise, which no answer meets.
+pub fn contract_ratio_above(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64], floor: f64) -> f64 {
+    ratios(graph, b, neq, lambda, floor).1.into_iter().fold(0.0, f64::max)
 }
 
 /// [`contract_ratio`] island by island: each row's island
 /// ([`SchurGraph::islands`]) and each island's ratio.
 pub fn island_ratios(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) -> (Vec<usize>, Vec<f64>) {
+    ratios(graph, b, neq, lambda, 0.0)
+}
+
+fn ratios(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64], floor: f64) -> (Vec<usize>, Vec<f64>) {
     let a: Vec<f64> = graph.mul(lambda).iter().zip(b).map(|(x, y)| x - y).collect();
     let island = graph.islands();
     let n = island.iter().map(|i| i + 1).max().unwrap_or(0);
@@ -275,7 +287,7 @@ pub fn island_ratios(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) 
     let mut worst = vec![0.0_f64; n];
     for i in 0..b.len() {
         let [an, bn, ln, aa] = norms[island[i]];
-        let ea = (CONTRACT * ((an * ln).min(SELF_STRESS * bn) + bn)).max(f64::MIN_POSITIVE);
+        let ea = (CONTRACT * ((an * ln).min(SELF_STRESS * bn) + bn)).max(floor).max(f64::MIN_POSITIVE);
         let el = ea / an.max(f64::MIN_POSITIVE);
         let ec = ea * ln + el * aa;
         let r = if i < neq {

@@ -88,8 +88,20 @@ use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
 use crate::settings::Settings;
 
-/// Solves of a step when rows left out would be closed by its answer.
+/// Solves of a step when rows left out would be closed by its answer, or
+/// its true gaps crossed.
 pub const MAX_ROUNDS: usize = 8;
+
+/// The least tolerance of friction's contract on a speed (speed units,
+/// [`crate::units::Units`]): the resting speed, 1e-12 m over a step of 1
+/// ms. Without it a body wedged at rest after an impact (a disc in a
+/// corner, `b` at 1e-13 m/s; a rod between floor and wall at μ = 1.8 and
+/// 1.6, met to 1.4e-10 m/s and no nearer) was held to its own round-off.
+pub const SPEED_FLOOR: f64 = 1e-9;
+
+/// A true gap at `q⁺` below `−CROSSED · tol.active` (1e-12 m by default)
+/// has its row's target corrected and the step solved again.
+pub const CROSSED: f64 = 1e-6;
 
 /// One step of Moreau–Jean: what [`crate::world::World`] reports.
 #[derive(Clone, Debug)]
@@ -183,6 +195,8 @@ pub(crate) fn step(
     let qd = state.qd.clone();
     let vfree: Vec<f64> = qd.iter().zip(&problem.f).zip(&problem.minv).map(|((v, f), w)| v + h * f * w).collect();
     let active = settings.tol.active;
+    // Friction's contract counts speeds below this as round-off.
+    let floor = settings.units.speed(SPEED_FLOOR);
     // Within reach: a gap the fastest row's speed covers in two steps (a
     // ball knocked by its neighbour takes up to its speed).
     let fastest = (0..m).map(|k| speed(&problem, k, &qd, &vfree)).fold(0.0, f64::max);
@@ -194,13 +208,21 @@ pub(crate) fn step(
                 || problem.rows[k].g <= reach
         })
         .collect();
-    let targets_at = |share: f64| -> Vec<(f64, bool)> {
-        (0..m).map(|k| target(model, settings, &problem, k, &qd, &vfree, h, share)).collect()
+    // What each row's true gap at `q⁺` fell short of its linear one, over
+    // `h` (a body that turns: module docs), added to its target.
+    let mut curvature = vec![0.0; m];
+    let targets_at = |share: f64, curvature: &[f64]| -> Vec<(f64, bool)> {
+        (0..m)
+            .map(|k| {
+                let (c, bounce) = target(model, settings, &problem, k, &qd, &vfree, h, share);
+                (c + curvature[k], bounce)
+            })
+            .collect()
     };
     let warm = Warm { normal: warm, tangent: warm_t, qd: &qd };
     let before = problem.kinetic(&vfree);
     let makes_energy = |v: &[f64]| gains(before, problem.kinetic(v));
-    let mut targets = targets_at(1.0);
+    let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
     loop {
         rounds += 1;
@@ -210,20 +232,32 @@ pub(crate) fn step(
             .collect();
         let neq = rows.iter().filter(|&&k| problem.kinds[k] == ConstraintKind::Equality).count();
         solves += 1;
-        let mut solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &warm);
+        let mut solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &warm, floor);
         // No impulse creates energy: Newton's law can (Kane's example with
         // friction; without, a row the others' rebound drives closed works
         // against its own separating speed), so the largest share of the
         // restitution that does not, by bisection (the plastic law never does
-        // on rows that close their gap, `c ≥ 0`).
+        // on rows that close their gap, `c ≥ 0`). Newton's targets on a
+        // hyperstatic set can also ask what no velocity gives (a box struck
+        // into a corner: four rebound speeds for three coordinates), where
+        // the plastic targets always can (`q̇⁺ = 0` meets `c ≥ 0`, and
+        // Anitescu–Potra's problem has an answer): the plastic answer,
+        // without a bisection (each share that fails costs a failed solve).
         let restitution = rows.iter().any(|&k| targets[k].1);
-        if restitution && solved.capped.is_none() && makes_energy(&solved.qd) {
-            let plastic = targets_at(0.0);
+        if restitution && solved.capped.is_some() {
+            let plastic = targets_at(0.0, &curvature);
             solves += 1;
-            let first = (solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm), plastic);
+            let answer = solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm, floor);
+            if answer.capped.is_none() {
+                (solved, targets) = (answer, plastic);
+            }
+        } else if restitution && makes_energy(&solved.qd) {
+            let plastic = targets_at(0.0, &curvature);
+            solves += 1;
+            let first = (solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm, floor), plastic);
             (solved, targets) = largest_share(first, SHARE_BISECTIONS, |share| {
-                let t = targets_at(share);
-                let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm);
+                let t = targets_at(share, &curvature);
+                let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm, floor);
                 solves += 1;
                 (s.capped.is_none() && !makes_energy(&s.qd)).then_some((s, t))
             });
@@ -233,7 +267,23 @@ pub(crate) fn step(
             .filter(|&k| !member[k])
             .filter(|&k| problem.rows[k].g + h * problem.rows[k].row.dot(&solved.qd) < -1e-6 * active)
             .collect();
-        if joining.is_empty() || rounds >= MAX_ROUNDS {
+        // Inequalities whose true gap at `q⁺` is crossed where the linear
+        // one is not (a corner swept round by a turn): their targets ask
+        // for the shortfall, and the step is solved again.
+        let next: Vec<f64> = state.q.iter().zip(&solved.qd).map(|(x, v)| x + h * v).collect();
+        let still = vec![0.0; next.len()];
+        let crossed: Vec<(usize, f64)> = (0..m)
+            .filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Inequality)
+            .map(|k| (k, model.constraints[k].eval(&model.bodies, &next, &still).g))
+            .filter(|&(_, g)| g < -CROSSED * active)
+            .collect();
+        for &(k, g) in &crossed {
+            curvature[k] += g / h;
+        }
+        if !crossed.is_empty() && rounds < MAX_ROUNDS {
+            targets = targets_at(1.0, &curvature);
+        }
+        if (joining.is_empty() && crossed.is_empty()) || rounds >= MAX_ROUNDS {
             let slack: Vec<f64> = (0..m).map(|k| problem.rows[k].row.dot(&solved.qd) + targets[k].0).collect();
             // Friction's work over the step, on the mean of its velocities:
             // `½ q̇⁺ᵀMq̇⁺ − ½ v_freeᵀMv_free = Σ P_k J_k (v_free + q̇⁺)/2`
@@ -296,6 +346,7 @@ fn solve_rows(
     targets: &[(f64, bool)],
     vfree: &[f64],
     warm: &Warm,
+    floor: f64,
 ) -> Solved {
     let m = problem.nconstraints();
     let mut impulse = vec![0.0; m];
@@ -337,6 +388,7 @@ fn solve_rows(
             &local(warm.normal),
             &local(warm.tangent),
             &slip0,
+            floor,
         );
         let mut held = vec![false; m];
         for (i, &k) in rows.iter().enumerate() {

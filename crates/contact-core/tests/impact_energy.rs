@@ -1,0 +1,151 @@
+//! No impulse creates energy under time-stepping, with or without friction
+//! (issue 46, deliverable 3), over random impacts where closed forms do not
+//! look: rods, boxes and discs that turn, struck against a rough floor and
+//! sometimes a wall at once, fast spins and grazing passes, `μ` from 0 to 2
+//! and `e` from 0 to 1. Without gravity `v_free = q̇`, so a step's kinetic
+//! energy is the guard's own test: `KE(q̇⁺) ≤ KE(v_free)`. And random piles
+//! of discs with friction: every step meets its contract (none `Unsolved`),
+//! nothing penetrates, and a plastic pile's energy never rises.
+
+use contact_core::scene::{Overrides, parse};
+use contact_core::{StepStatus, World};
+
+/// A small deterministic generator (the same cases on every run).
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+fn world(text: &str) -> World {
+    parse(text, "random", &Overrides::default()).unwrap_or_else(|e| panic!("{e}\n{text}")).world
+}
+
+/// A body that turns, resting on (or 1 mm above) the floor `y = 0` and
+/// approaching it: a rod, a box or a disc; with a wall at its right side
+/// in a third of the cases.
+fn impact(rng: &mut Rng) -> String {
+    let kind = (rng.unit() * 3.0) as usize;
+    let gap = if rng.unit() < 0.5 { 0.0 } else { rng.range(0.0, 1e-3) };
+    let (vx, vy) = (rng.range(-3.0, 3.0), rng.range(-5.0, -0.05));
+    // Fast spins in one case out of five, grazing passes (|vy| ≪ |vx|) too.
+    let w = if rng.unit() < 0.2 { rng.range(-300.0, 300.0) } else { rng.range(-20.0, 20.0) };
+    let vy = if rng.unit() < 0.2 { vy * 1e-2 } else { vy };
+    let (shape, half_width, half_height) = match kind {
+        0 | 1 => {
+            let (a, b) = if kind == 0 {
+                let l = rng.range(0.2, 1.5);
+                (l, 0.02 * l)
+            } else {
+                (rng.range(0.1, 0.5), rng.range(0.1, 0.5))
+            };
+            let angle = rng.range(-0.6, 0.6);
+            let (c, s) = (angle.cos().abs(), angle.sin().abs());
+            (
+                format!("Box(name: \"body\", size: ({a}, {b}), angle: {angle}, mass: 1.3"),
+                0.5 * (a * c + b * s),
+                0.5 * (a * s + b * c),
+            )
+        }
+        _ => {
+            let r = rng.range(0.05, 0.3);
+            (format!("Disc(name: \"body\", radius: {r}, mass: 0.7"), r, r)
+        }
+    };
+    let y = half_height + gap;
+    let wall = if rng.unit() < 1.0 / 3.0 {
+        let mu = rng.range(0.0, 2.0);
+        format!("(name: \"wall\", normal: (-1, 0), offset: {}, friction: {mu}),", -(half_width + gap))
+    } else {
+        String::new()
+    };
+    let (mu, e) = (rng.range(0.0, 2.0), if rng.unit() < 0.2 { 1.0 } else { rng.range(0.0, 1.0) });
+    format!(
+        r#"Scene(name: "impact", gravity: (0, 0),
+            bodies: [{shape}, position: (0, {y}), velocity: ({vx}, {vy}), angular_velocity: {w})],
+            walls: [(name: "floor", normal: (0, 1), offset: 0, friction: {mu}), {wall}],
+            solver: (scheme: TimeStepping, dt: 1e-3, restitution: {e}))"#
+    )
+}
+
+#[test]
+fn no_random_impact_creates_kinetic_energy() {
+    let mut rng = Rng(46);
+    let mut impacts = 0;
+    for case in 0..10_000 {
+        let text = impact(&mut rng);
+        let mut w = world(&text);
+        w.settings.events.min_impact_speed = 1e-3;
+        let mut ke = w.model.kinetic_energy(&w.state);
+        let mut overlap = 0.0;
+        for step in 0..3 {
+            let r = w.step(1e-3);
+            assert_eq!(r.status, StepStatus::Ok, "case {case}, step {step}:\n{text}");
+            assert!(
+                r.kinetic_energy <= ke * (1.0 + 1e-12) + 1e-15,
+                "case {case}, step {step}: {ke} J → {} J (overlap before {overlap:e} m)\n{text}",
+                r.kinetic_energy
+            );
+            overlap = r.max_violation;
+            impacts += usize::from(r.kinetic_energy < ke * (1.0 - 1e-9));
+            ke = r.kinetic_energy;
+        }
+    }
+    // Most cases strike something (the others graze or lift off).
+    assert!(impacts > 5_000, "{impacts} steps took energy off");
+}
+
+/// `n` discs of random radii dropped into a box with random `μ` and `e`.
+fn pile(rng: &mut Rng) -> (String, f64) {
+    let n = 5 + (rng.unit() * 10.0) as usize;
+    let (mu, e) = (rng.range(0.0, 2.0), if rng.unit() < 0.3 { 0.0 } else { rng.range(0.0, 1.0) });
+    let mut bodies = String::new();
+    for i in 0..n {
+        let r = rng.range(0.04, 0.08);
+        let x = -0.3 + 0.2 * (i % 4) as f64 + rng.range(-0.02, 0.02);
+        let y = 0.1 + 0.17 * (i / 4) as f64;
+        let w = rng.range(-10.0, 10.0);
+        bodies += &format!(
+            "Disc(name: \"d{i}\", position: ({x}, {y}), radius: {r}, mass: {m}, angular_velocity: {w}),",
+            m = rng.range(0.5, 2.0)
+        );
+    }
+    let text = format!(
+        r#"Scene(name: "pile", gravity: (0, -9.81),
+            bodies: [{bodies}],
+            walls: [(name: "floor", normal: (0, 1), offset: 0, friction: {mu}),
+                    (name: "left", normal: (1, 0), offset: -0.45, friction: {mu}),
+                    (name: "right", normal: (-1, 0), offset: -0.45, friction: {mu})],
+            ball_pairs: true, pair_friction: {mu},
+            solver: (scheme: TimeStepping, dt: 1e-3, restitution: {e}))"#
+    );
+    (text, e)
+}
+
+#[test]
+fn random_piles_with_friction_meet_their_contract_every_step() {
+    let mut rng = Rng(2007);
+    let mut steps = 0;
+    while steps < 10_000 {
+        let (text, e) = pile(&mut rng);
+        let mut w = world(&text);
+        let mut energy = w.model.total_energy(&w.state);
+        for step in 0..500 {
+            let r = w.step(1e-3);
+            assert_eq!(r.status, StepStatus::Ok, "step {step}:\n{text}");
+            assert!(r.max_violation <= 1e-9, "step {step}: penetration {:e} m\n{text}", r.max_violation);
+            if e == 0.0 {
+                assert!(r.total_energy <= energy + 1e-9, "step {step}: {energy} J → {} J\n{text}", r.total_energy);
+            }
+            energy = r.total_energy;
+        }
+        steps += 500;
+    }
+}
