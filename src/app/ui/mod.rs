@@ -179,6 +179,7 @@ fn layout(
     // In presenter mode the scene comes first: the side panels take at most a
     // fifth (switcher) and a quarter (plot) of the window's width.
     let width = ctx.content_rect().width();
+    let compare = data.compare.on;
     let (plots_id, plots_w, left_id, left_w) = if present && (data.editor.on || data.tour.open) {
         // Editing in front of an audience, or the tour: the tools, the
         // inspector and the tour's text need room at the large font.
@@ -187,13 +188,22 @@ fn layout(
         ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
     } else if data.tour.open {
         ("plots", 470.0, "left-tour", 360.0)
+    } else if compare {
+        // Compare mode adds its table above the world: the side panels give
+        // up width so the lanes keep room (issue 47: at 1280x720 the wedge's
+        // view was a strip 40 px high and a third of the width).
+        ("plots-compare", (0.25 * width).min(470.0), "left-compare", (0.2 * width).min(318.0))
     } else {
         ("plots", 470.0, "left", 318.0)
     };
     // Content never widens a panel past a third of the window (a long handled
-    // set, a wide row), nor in presenter mode past its share: the scene first.
-    let (plots_max, left_max) =
-        if present { (plots_w, left_w) } else { ((width / 3.0).max(plots_w), (width / 3.0).max(left_w)) };
+    // set, a wide row), nor in presenter or compare mode past its share: the
+    // scene first.
+    let (plots_max, left_max) = if present || (compare && !data.tour.open) {
+        (plots_w, left_w)
+    } else {
+        ((width / 3.0).max(plots_w), (width / 3.0).max(left_w))
+    };
     egui::Panel::right(plots_id)
         .resizable(true)
         .default_size(plots_w)
@@ -214,10 +224,16 @@ fn layout(
             }
         });
     // Presenter mode: the scene, the algorithm switcher, one plot and the timeline.
-    if present {
-        egui::Panel::bottom("timeline-present").frame(panel_frame).show(&mut root, |ui| {
-            timeline_bar::TimelineBar { data: &mut data, actions: &mut out, compare: &mut compare_out }.ui(ui);
-        });
+    // Compare mode folds the constraint table and the trace (they describe
+    // the lab's lane alone; the compare table above the world reads every
+    // lane): the lanes keep their height (issue 47: 157 px at 1280x720).
+    if present || compare {
+        egui::Panel::bottom(if present { "timeline-present" } else { "timeline-compare" }).frame(panel_frame).show(
+            &mut root,
+            |ui| {
+                timeline_bar::TimelineBar { data: &mut data, actions: &mut out, compare: &mut compare_out }.ui(ui);
+            },
+        );
     } else {
         egui::Panel::bottom("inspector").resizable(true).default_size(262.0).min_size(120.0).frame(panel_frame).show(
             &mut root,
