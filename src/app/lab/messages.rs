@@ -77,6 +77,10 @@ pub struct Status {
     pub error: bool,
     /// The text speaks of the paused clock ("Space plays it"): it goes when the clock plays.
     pub while_paused: bool,
+    /// The text is a stop that time-stepping would not make (an event-driven
+    /// step with friction that missed its contract): the status bar offers
+    /// it in one click (issue 46, deliverable 6).
+    pub offer_time_stepping: bool,
 }
 
 impl Status {
@@ -85,6 +89,7 @@ impl Status {
         self.at = now;
         self.error = false;
         self.while_paused = false;
+        self.offer_time_stepping = false;
         info!("{}", self.text);
     }
     /// Says a text that holds while the clock is paused ("Space plays it"): it is
@@ -98,6 +103,7 @@ impl Status {
         self.at = now;
         self.error = true;
         self.while_paused = false;
+        self.offer_time_stepping = false;
         warn!("{}", self.text);
     }
 }

@@ -375,8 +375,23 @@ pub fn step_world(
     // A solve that stopped short (Exact at its pivot cap): the step stands,
     // the clock pauses there, and the status bar says what stopped and where.
     if let StepStatus::Unsolved { cause } = &report.status {
-        let msg = format!("Stopped at t = {:.4} s: {cause}. The clock is paused.", report.t);
-        stop_here(&mut virt, &mut fixed, status, real.elapsed_secs_f64(), msg);
+        // Event-driven with friction on a pile: time-stepping's velocity
+        // problem always has an answer (Anitescu–Potra), and is offered.
+        let offer = lab.world.settings.scheme == contact_core::Scheme::EventDriven && lab.world.model.has_friction();
+        let hint = if offer {
+            " Time-stepping's velocity problem with friction always has an answer: \"Use time-stepping\" switches to it."
+        } else {
+            ""
+        };
+        let msg = format!("Stopped at t = {:.4} s: {cause}. The clock is paused.{hint}", report.t);
+        let now = real.elapsed_secs_f64();
+        if let Some(mut status) = status {
+            stop_here(&mut virt, &mut fixed, None, now, String::new());
+            status.warn(now, msg);
+            status.offer_time_stepping = offer;
+        } else {
+            stop_here(&mut virt, &mut fixed, None, now, msg);
+        }
     }
     if let Some(stepped) = stepped {
         lab.world = stepped;

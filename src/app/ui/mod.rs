@@ -473,6 +473,13 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
         + 12.0;
     let height = ui.spacing().interact_size.y;
     ui.horizontal(|ui| {
+        // A stop that time-stepping would not make: its one click, before the message.
+        if status.offer_time_stepping {
+            let r = Remedy::TimeStepping;
+            if ui.button(r.label()).on_hover_text(r.why()).clicked() {
+                clicked = Some(r);
+            }
+        }
         ui.allocate_ui_with_layout(
             egui::vec2(wanted.min(avail * 0.67), height),
             egui::Layout::left_to_right(egui::Align::Center),
