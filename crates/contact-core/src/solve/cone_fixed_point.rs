@@ -200,6 +200,7 @@ fn edges(rows: &Rows) -> (Vec<Edge>, Vec<SparseRow>, Vec<usize>) {
 /// none) and the shift `slip0` (`μ |u_t|` at the step's start, per normal row);
 /// `floor`: the contract's least tolerance on a speed
 /// ([`crate::lcp::contract_ratio_above`]).
+#[allow(clippy::too_many_arguments)]
 pub fn solve(
     rows: &Rows,
     minv: &[f64],
@@ -232,17 +233,7 @@ pub fn solve(
     let rhs = |s: &[f64]| -> Vec<f64> {
         base.iter().zip(&edge).map(|(b, e)| -(b + if e.sign == 0.0 { 0.0 } else { s[slot[e.row]] })).collect()
     };
-    let velocity = |pi: &[f64]| -> Vec<f64> {
-        let mut v = vfree.to_vec();
-        for (r, p) in sparse.iter().zip(pi) {
-            if *p != 0.0 {
-                for (i, x) in r.entries() {
-                    v[*i] += p * x * minv[*i];
-                }
-            }
-        }
-        v
-    };
+    let velocity = |pi: &[f64]| velocity(&sparse, minv, vfree, pi);
     let shift = |v: &[f64]| -> Vec<f64> {
         contacts
             .iter()
@@ -252,13 +243,9 @@ pub fn solve(
             })
             .collect()
     };
-    // An exact answer, taken where it meets the contract: `(π, v⁺)`.
-    let accept = |exact: Vec<f64>| -> Option<(Vec<f64>, Vec<f64>)> {
-        let v = velocity(&exact);
-        (lcp::contract_ratio_above(&graph, &rhs(&shift(&v)), neq, &exact, floor) <= 1.0).then_some((exact, v))
-    };
-    let meets = |p: &[f64]| accept(p.to_vec()).is_some();
+    // The contract on (1) with the answer's own shift, and whether it holds.
     let ratio_of = |p: &[f64]| lcp::contract_ratio_above(&graph, &rhs(&shift(&velocity(p))), neq, p, floor);
+    let meets = |p: &[f64]| ratio_of(p) <= 1.0;
     let done = |p: Vec<f64>, iterations: usize| {
         let v = velocity(&p);
         let held_edge: Vec<bool> = p.iter().map(|x| *x > 0.0).collect();
@@ -540,7 +527,6 @@ fn polish(
     holds: impl Fn(&[f64]) -> bool,
 ) -> Option<Vec<f64>> {
     let mut current = pi.to_vec();
-    let mut first_done = false;
     for round in 0..rounds {
         let v = velocity(sparse, minv, vfree, &current);
         let slip: Vec<f64> = rows.tangent.iter().map(|t| t.map_or(0.0, |(t, _)| t.dot(&v))).collect();
@@ -554,7 +540,7 @@ fn polish(
         let apart = CONTRACT_GAP * gmax;
         let mut on: Vec<bool> =
             (0..edge.len()).map(|e| edge[e].row < rows.neq || current[e] / pmax > gap[e] / gmax).collect();
-        if first_done {
+        if round > 0 {
             let widest = (0..edge.len())
                 .filter(|&e| on[e] && edge[e].row >= rows.neq)
                 .max_by(|&a, &b| gap[a].total_cmp(&gap[b]));
@@ -562,7 +548,6 @@ fn polish(
                 on[e] = false;
             }
         }
-        first_done = true;
         let mut held = vec![0u8; rows.normal.len()];
         for e in (0..edge.len()).filter(|&e| on[e]) {
             held[edge[e].row] += 1;
