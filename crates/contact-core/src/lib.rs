@@ -55,6 +55,7 @@
 //! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
+//! | [`heap`] | `model/` (model) | the angle of repose of a heap of round bodies, read off the state | `model` |
 //! | [`kkt`] | `model/` (model) | eq. (6) at a state: [`ContactProblem`] (with the tangential rows of contacts with friction), its solves, the least λ on a hyperstatic handled set | `constraint`, `model`, `schur`, `tangent` |
 //! | [`choice`] | `algorithms/` (solvers) | [`Algorithm`], which algorithm, and its names | — |
 //! | [`trace`] | `algorithms/` (solvers) | [`Trace`]: what an algorithm did in a step | `choice`, `lcp` |
@@ -91,7 +92,7 @@ pub mod testing;
 // `crate::lcp`, ... (the folders show the layers; the paths stay).
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
-pub use model::{contacts, kkt};
+pub use model::{contacts, heap, kkt};
 pub use solve::{anderson, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 

@@ -211,7 +211,7 @@ pub fn series_names(model: &Model) -> Vec<String> {
 }
 
 /// Series that are not tied to a coordinate or a constraint.
-pub const GLOBAL_SERIES: [&str; 8] = [
+pub const GLOBAL_SERIES: [&str; 9] = [
     "max_violation",
     "kinetic_energy",
     "rotational_energy",
@@ -220,4 +220,5 @@ pub const GLOBAL_SERIES: [&str; 8] = [
     "friction_work",
     "handled",
     "iterations",
+    "repose_angle",
 ];

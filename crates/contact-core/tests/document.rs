@@ -286,3 +286,45 @@ fn a_document_with_the_settings_in_force_is_the_file_until_a_setting_changes() {
     assert_eq!(back.dt, 5e-4, "the step h in force is the file's dt");
     assert_eq!(back.world.model, scene.world.model, "the bodies and the friction are the file's");
 }
+
+/// A pile of discs that turn (`ball_pile.turning`): the discs get `θ` and
+/// `I = m r²/2`, friction sets them spinning as they land, and "edit from
+/// here" writes them out as `Disc`s, spin and all, bit for bit.
+#[test]
+fn a_pile_of_turning_discs_spins_and_is_written_out_as_discs() {
+    let text = r#"Scene(
+        name: "turning pile",
+        gravity: (0, -9.81),
+        ball_pile: (count: 12, prefix: "d", radius: 0.03, mass: 0.05, first: (0.4, 0.1), columns: 3,
+                    spacing: 0.065, stagger: 0.02, turning: true),
+        walls: [(name: "floor", normal: (0, 1), offset: 0, friction: 0.5),
+                (name: "left", normal: (1, 0), offset: 0, friction: 0.5),
+                (name: "right", normal: (-1, 0), offset: -1, friction: 0.5)],
+        ball_pairs: true,
+        pair_friction: 0.5,
+        solver: (scheme: TimeStepping, dt: 1e-3, restitution: 0.0),
+    )"#;
+    let doc = SceneDoc::parse(text, "turning.ron").unwrap();
+    let mut w = doc.check("turning.ron").unwrap().world;
+    assert_eq!(w.model.ndofs(), 36, "x, y, θ for each of 12 discs");
+    let inertia = 0.5 * 0.05 * 0.03 * 0.03;
+    for b in &w.model.bodies {
+        assert!(
+            matches!(b.kind, contact_core::BodyKind::Rigid { inertia: i, .. } if (i - inertia).abs() < 1e-18),
+            "{}: {:?}",
+            b.name,
+            b.kind
+        );
+    }
+    for i in 0..400 {
+        let r = w.step(1e-3);
+        assert_eq!(r.status, contact_core::StepStatus::Ok, "step {i}");
+    }
+    let spin = w.model.bodies.iter().map(|b| w.state.qd[b.offset + 2].abs()).fold(0.0, f64::max);
+    assert!(spin > 0.1, "friction set no disc turning: largest |θ̇| = {spin} rad/s");
+    let here = doc.from_world(&w);
+    assert!(here.file.bodies.iter().all(|b| matches!(b, BodySpec::Disc { .. })), "{}", here.to_ron());
+    let again = here.check("here").unwrap_or_else(|e| panic!("{e}\n{}", here.to_ron()));
+    assert_eq!(again.world.state.q, w.state.q, "positions and angles bit for bit");
+    assert_eq!(again.world.state.qd, w.state.qd, "velocities and spins bit for bit");
+}

@@ -2,7 +2,7 @@
 //! ([`contact_core::scene::series_names`]) resolved against a world —
 //! `BODY.COORD`, `BODY.COORD.v`, `BODY.COORD.a`, `NAME.g`, `NAME.lambda`,
 //! `NAME.handled`, `NAME.friction`, `NAME.slip`, `friction_work`, `max_violation`, `kinetic_energy`, `rotational_energy`, `total_energy`,
-//! `user_work`, `handled`, `iterations` —
+//! `user_work`, `handled`, `iterations`, `repose_angle` —
 //! and the value each reads from a step. The history, compare mode's lanes and
 //! the plots share it.
 
@@ -34,6 +34,8 @@ pub enum Source {
     UserWork,
     HandledCount,
     Iterations,
+    /// The angle of repose of the round bodies' heap (degrees; NaN without one).
+    ReposeAngle,
     /// A constraint row that is not in the model now (contacts by proximity).
     Absent,
 }
@@ -66,6 +68,7 @@ impl Source {
             Source::UserWork => report.user_work,
             Source::HandledCount => report.handled.iter().filter(|h| **h).count() as f64,
             Source::Iterations => report.solves as f64,
+            Source::ReposeAngle => contact_core::heap::repose_angle(&world.model, &world.state).unwrap_or(f64::NAN),
         }
     }
 
@@ -98,6 +101,7 @@ impl Source {
             | Source::FrictionWork => "J",
             Source::HandledCount => "rows",
             Source::Iterations => "solves",
+            Source::ReposeAngle => "°",
         }
     }
 }
@@ -122,6 +126,7 @@ pub fn resolve(world: &World, name: &str) -> Option<Source> {
         "handled" => return Some(Source::HandledCount),
         "iterations" => return Some(Source::Iterations),
         "friction_work" => return Some(Source::FrictionWork),
+        "repose_angle" => return Some(Source::ReposeAngle),
         _ => {}
     }
     let labels = world.model.coord_labels();
@@ -170,6 +175,7 @@ pub fn pretty(world: &World, name: &str) -> String {
                 Source::TotalEnergy => "total energy".into(),
                 Source::UserWork => "work of the mouse".into(),
                 Source::HandledCount => "handled rows".into(),
+                Source::ReposeAngle => "angle of repose".into(),
                 // Time-stepping solves velocity problems, not eq. (6).
                 Source::Iterations if world.settings.scheme == contact_core::Scheme::TimeStepping => {
                     "velocity problems".into()

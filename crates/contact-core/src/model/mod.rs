@@ -16,6 +16,7 @@
 //! state ([`kkt`]). May import: `geometry`, `solve`.
 
 pub mod contacts;
+pub mod heap;
 pub mod kkt;
 
 use nalgebra::Vector2;
@@ -193,7 +194,6 @@ impl Model {
         self.constraints.iter().map(|c| c.eval(&self.bodies, q, &zero).g).collect()
     }
 
-    /// Kinetic energy `½ q̇ᵀ M q̇`.
     /// Sets Coulomb's `μ` of every contact to `mu`: the contact generator's
     /// pairs and walls (the rows it makes from now on) and every contact
     /// row already made (the explicit ones, and the generated ones made at
@@ -225,6 +225,7 @@ impl Model {
         before
     }
 
+    /// Kinetic energy `½ q̇ᵀ M q̇`.
     pub fn kinetic_energy(&self, state: &State) -> f64 {
         let m = self.mass_diag(&state.q);
         0.5 * m.iter().zip(&state.qd).map(|(m, v)| m * v * v).sum::<f64>()

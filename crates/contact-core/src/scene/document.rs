@@ -245,14 +245,24 @@ impl SceneDoc {
                 notes.push((b.name.clone(), note));
             }
             for b in generated {
-                file.bodies.push(BodySpec::Ball {
-                    name: b.name.clone(),
-                    position: (0.0, 0.0),
-                    velocity: (0.0, 0.0),
-                    mass: pile.mass,
-                    radius: pile.radius,
-                    force: (0.0, 0.0),
-                    damping: pile.damping,
+                let name = b.name.clone();
+                let (mass, radius, damping) = (pile.mass, pile.radius, pile.damping);
+                file.bodies.push(if pile.turning {
+                    BodySpec::Disc {
+                        name,
+                        position: (0.0, 0.0),
+                        angle: 0.0,
+                        velocity: (0.0, 0.0),
+                        angular_velocity: 0.0,
+                        mass,
+                        fixed: false,
+                        inertia: None,
+                        force: (0.0, 0.0),
+                        damping,
+                        radius,
+                    }
+                } else {
+                    BodySpec::Ball { name, position: (0.0, 0.0), velocity: (0.0, 0.0), mass, radius, force: (0.0, 0.0), damping }
                 });
             }
         }

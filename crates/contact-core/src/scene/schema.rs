@@ -505,7 +505,9 @@ pub struct WallSpec {
 /// `count` balls named `PREFIX1…PREFIXN`, on a grid: row by row from `first`
 /// (the centre of the bottom-left ball), `columns` per row, `spacing` apart,
 /// every other row shifted right by `stagger` so the heap does not stack in
-/// perfect columns. Rows go up (+y) without limit.
+/// perfect columns. Rows go up (+y) without limit. With `turning: true` the
+/// balls are discs that turn (`x`, `y`, `θ`, `I = m r²/2`, as `Disc`), so
+/// friction can set them spinning (the heap scene).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BallPileSpec {
@@ -526,6 +528,9 @@ pub struct BallPileSpec {
     /// Initial velocity of every ball.
     #[serde(default)]
     pub velocity: Vec2,
+    /// Discs that turn instead of balls that do not (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub turning: bool,
 }
 
 fn default_prefix() -> String {

@@ -1,5 +1,6 @@
 //! The ball pile: a `ball_pile` block (or `--balls`) becomes balls on a grid,
-//! rows staggered, named `PREFIX1`, `PREFIX2`, ….
+//! rows staggered, named `PREFIX1`, `PREFIX2`, …; with `turning`, discs that
+//! turn (`x`, `y`, `θ`, uniform: `I = m r²/2`).
 
 use nalgebra::Vector2;
 
@@ -7,6 +8,7 @@ use super::bodies::{Bodies, BodyInfo, new_body};
 use super::ctx::{Ctx, Result};
 use crate::body::BodyKind;
 use crate::scene::schema::BallPileSpec;
+use crate::shapes::Shape;
 
 /// The most balls a `ball_pile` may have (`count` or `--balls`): ten times the
 /// lab's largest runs. A typo such as `count: 300000` would otherwise take
@@ -40,9 +42,16 @@ pub(super) fn add_pile(cx: &Ctx, out: &mut Bodies, pile: &BallPileSpec, count: u
         let shift = if row % 2 == 1 { stagger } else { 0.0 };
         let p = first + Vector2::new(col as f64 * spacing + shift, row as f64 * spacing);
         let name = format!("{}{}", pile.prefix, i + 1);
-        let body = new_body(&name, BodyKind::Particle, pile.mass, r, Vector2::zeros(), pile.damping);
         let info = BodyInfo { path: "ball_pile".into(), walls: true, pairs: true };
-        out.push(cx, &f("prefix"), body, info, &[p.x, p.y], &[v.x, v.y])?;
+        if pile.turning {
+            let shape = Shape::Disc { radius: r };
+            let kind = BodyKind::Rigid { inertia: pile.mass * shape.inertia_per_kg(), shape };
+            let body = new_body(&name, kind, pile.mass, r, Vector2::zeros(), pile.damping);
+            out.push(cx, &f("prefix"), body, info, &[p.x, p.y, 0.0], &[v.x, v.y, 0.0])?;
+        } else {
+            let body = new_body(&name, BodyKind::Particle, pile.mass, r, Vector2::zeros(), pile.damping);
+            out.push(cx, &f("prefix"), body, info, &[p.x, p.y], &[v.x, v.y])?;
+        }
     }
     Ok(())
 }

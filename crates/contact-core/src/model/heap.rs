@@ -1,0 +1,149 @@
+//! The angle of repose of a heap of round bodies, read off their state.
+//!
+//! A granular heap's flank stands at an angle `α` that friction sets: the
+//! steepest slope on which a grain stays (for a block, `tan α = μ`; for
+//! discs that roll, lower). It is measured as one reads it off a picture:
+//!
+//! * the grains are the dynamic bodies with a radius that are not flying
+//!   (the centre's speed below [`FLYING`]; a poured grain in the air is not
+//!   part of the heap yet);
+//! * the heap's profile is the top `y + r` of the highest grain in each
+//!   column of width `2 r̄` (`r̄` the mean radius), from the floor `min (y − r)`;
+//! * the heap is the run of non-empty columns on either side of the
+//!   highest: a grain that rolled away past an empty column is not in it;
+//! * each flank's slope is the least-squares line through its columns'
+//!   tops from the peak to the foot, and `α` is the mean of the flanks'
+//!   `atan |slope|`, in degrees.
+//!
+//! Frictionless grains spread flat (`α` a few degrees, the top layer's
+//! ripple); discs with `μ = 0.5` stand at about 20° (the heap scene).
+
+use crate::model::{Model, State};
+
+/// A grain whose centre moves faster than this (m/s) is in flight.
+pub const FLYING: f64 = 0.5;
+
+/// The angle of repose (degrees) of the round bodies of `model` at `state`,
+/// or `None` while they do not form a heap of at least three columns.
+pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
+    let grains: Vec<(f64, f64, f64)> = model
+        .bodies
+        .iter()
+        .filter(|b| b.is_dynamic() && b.radius > 0.0 && b.dofs() >= 2)
+        .filter(|b| {
+            let o = b.offset;
+            state.qd[o].hypot(state.qd[o + 1]) < FLYING
+        })
+        .map(|b| (state.q[b.offset], state.q[b.offset + 1], b.radius))
+        .collect();
+    if grains.len() < 3 {
+        return None;
+    }
+    let width = 2.0 * grains.iter().map(|g| g.2).sum::<f64>() / grains.len() as f64;
+    let floor = grains.iter().map(|g| g.1 - g.2).fold(f64::INFINITY, f64::min);
+    let left = grains.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
+    let right = grains.iter().map(|g| g.0).fold(f64::NEG_INFINITY, f64::max);
+    let columns = (((right - left) / width).floor() as usize + 1).min(100_000);
+    let mut top = vec![f64::NAN; columns];
+    for &(x, y, r) in &grains {
+        let c = (((x - left) / width) as usize).min(columns - 1);
+        let h = y + r - floor;
+        if top[c].is_nan() || h > top[c] {
+            top[c] = h;
+        }
+    }
+    // The heap: the run of non-empty columns with the most grains; its
+    // peak the highest column (the middle one of equal highest).
+    let mut count = vec![0usize; columns];
+    for &(x, _, _) in &grains {
+        count[(((x - left) / width) as usize).min(columns - 1)] += 1;
+    }
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for c in 0..columns {
+        match runs.last_mut() {
+            Some(run) if run.1 == c && count[c] > 0 => run.1 = c + 1,
+            _ if count[c] > 0 => runs.push((c, c + 1)),
+            _ => {}
+        }
+    }
+    let (from, to) = runs.into_iter().max_by_key(|&(a, b)| count[a..b].iter().sum::<usize>())?;
+    let highest = (from..to).map(|c| top[c]).fold(f64::NEG_INFINITY, f64::max);
+    let tied: Vec<usize> = (from..to).filter(|&c| top[c] == highest).collect();
+    let peak = tied[tied.len() / 2];
+    // From the peak outward, to the run's end.
+    let flank = |step: isize| -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        let mut c = peak as isize;
+        while c >= from as isize && c < to as isize {
+            out.push((c as f64 * width, top[c as usize]));
+            c += step;
+        }
+        out
+    };
+    let slopes: Vec<f64> = [flank(-1), flank(1)].iter().filter(|f| f.len() >= 2).map(|f| slope(f).abs()).collect();
+    if slopes.is_empty() || flank(-1).len() + flank(1).len() < 4 {
+        return None;
+    }
+    Some(slopes.iter().map(|s| s.atan().to_degrees()).sum::<f64>() / slopes.len() as f64)
+}
+
+/// The least-squares slope of the points `(x, y)` (at least two, distinct x).
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) = points.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |a, p| (a.0 + (p.0 - mx) * (p.1 - my), a.1 + (p.0 - mx).powi(2)));
+    sxy / sxx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyKind;
+    use crate::testing::body;
+    use nalgebra::Vector2;
+
+    fn grains(centres: &[(f64, f64)], r: f64) -> (Model, State) {
+        let bodies = centres
+            .iter()
+            .enumerate()
+            .map(|(i, _)| body(&format!("g{i}"), BodyKind::Particle, 1.0, r))
+            .collect();
+        let model = Model::new(bodies, vec![], Vector2::new(0.0, -9.81));
+        let q = centres.iter().flat_map(|&(x, y)| [x, y]).collect::<Vec<_>>();
+        let state = State { qd: vec![0.0; q.len()], q, t: 0.0 };
+        (model, state)
+    }
+
+    #[test]
+    fn a_triangle_of_discs_stands_at_its_slope_and_a_layer_is_flat() {
+        // A triangular stack of discs r = 0.5 touching: rows of 7, 6, ..., 1,
+        // each row √3/2 above the last, shifted half a diameter: its flanks
+        // stand at 60°. Columns one diameter wide read the profile in steps
+        // (the fit's ends at the foot and the peak are flat): within 3°.
+        let mut c = vec![];
+        for row in 0..7 {
+            for k in 0..7 - row {
+                c.push((row as f64 * 0.5 + k as f64, 0.5 + row as f64 * 3f64.sqrt() / 2.0));
+            }
+        }
+        let (m, s) = grains(&c, 0.5);
+        let a = repose_angle(&m, &s).unwrap();
+        assert!((a - 60.0).abs() < 3.0, "triangle: {a}°");
+        // One flat layer.
+        let flat: Vec<_> = (0..12).map(|k| (k as f64, 0.5)).collect();
+        let (m, s) = grains(&flat, 0.5);
+        assert!(repose_angle(&m, &s).unwrap() < 1e-9);
+        // A grain flying is not in the heap; a grain rolled away past an
+        // empty column is not either.
+        let mut away = flat.clone();
+        away.push((30.0, 0.5));
+        away.push((6.0, 4.0));
+        let (m, mut s) = grains(&away, 0.5);
+        let n = s.qd.len();
+        s.qd[n - 1] = -3.0;
+        assert!(repose_angle(&m, &s).unwrap() < 1e-9);
+        // Two grains are no heap.
+        let (m, s) = grains(&[(0.0, 0.5), (1.0, 0.5)], 0.5);
+        assert_eq!(repose_angle(&m, &s), None);
+    }
+}
