@@ -59,10 +59,10 @@ pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
         count[(((x - left) / width) as usize).min(columns - 1)] += 1;
     }
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    for c in 0..columns {
+    for (c, &k) in count.iter().enumerate() {
         match runs.last_mut() {
-            Some(run) if run.1 == c && count[c] > 0 => run.1 = c + 1,
-            _ if count[c] > 0 => runs.push((c, c + 1)),
+            Some(run) if run.1 == c && k > 0 => run.1 = c + 1,
+            _ if k > 0 => runs.push((c, c + 1)),
             _ => {}
         }
     }

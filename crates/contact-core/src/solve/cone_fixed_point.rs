@@ -69,15 +69,16 @@
 //!    take thousands of rounds for. The fixed point then goes on from there.
 //!
 //! The frictionless solve stopping short (its interior point on nearly
-//! parallel edges, `n ± 0.1 t`) goes to the same rescues. The last resort,
-//! on an island of at most [`COMPLETE_ROWS`] rows, is the complete dense
-//! solve ([`crate::coulomb::Problem::solve`]: pivoting, Lemke's method, the
-//! enumeration where small). Each answer, whatever found it, is held to the
-//! contract below before it is taken. No step of this has a termination
-//! proof for a pile (Lemke's method on Anitescu–Potra's problem has one in
-//! exact arithmetic; on a dense 712-unknown tableau of a hyperstatic pile
-//! it ended 3e8 times off the contract after 0.7 s): where all of it
-//! misses, the step says so.
+//! parallel edges, `n ± 0.1 t`) goes to the same rescues. An island of at
+//! most [`COMPLETE_ROWS`] rows goes at its first stall, and one of at most
+//! [`LAST_RESORT_ROWS`] once the rescues are spent, to the complete dense
+//! solve ([`crate::coulomb::Problem::solve`]: pivoting, Lemke's method on
+//! Anitescu–Potra's problem with `q` perturbed by a hair and its statuses
+//! then solved exactly, the enumeration where small). Each answer, whatever
+//! found it, is held to the contract below before it is taken. Lemke's
+//! method terminates in exact arithmetic; in floating point, on a
+//! hyperstatic heap of discs that roll, it can still end on a false ray:
+//! where all of it misses, the step says so.
 //!
 //! **The contract** is the frictionless one ([`crate::lcp::CONTRACT`]) on
 //! (1) with `s` taken from the answer's own `v⁺` (not the iterate's): the
@@ -129,6 +130,10 @@ pub const CONTRACT_GAP: f64 = 1e-9;
 /// dense tableau cost the cube of this (a few milliseconds), where on a
 /// 390-edge pile they took up to a minute and missed the contract anyway.
 pub const COMPLETE_ROWS: usize = 96;
+/// Rows up to which the complete dense solve is the last resort once the
+/// rescues are spent: Lemke's method on a heap of 140 discs (560 unknowns)
+/// takes 0.2–1.4 s, where the step would otherwise stop.
+pub const LAST_RESORT_ROWS: usize = 400;
 
 /// The rows of one velocity problem: normal rows (equalities first, `neq`
 /// of them), each with its tangential row and `μ` where it has friction.
@@ -282,16 +287,18 @@ pub fn solve(
         // A small island: the complete dense solve at the first stall
         // (pivoting, Lemke's method, the enumeration of every status, which
         // also proves where none holds), its cost bounded by its size.
-        if (stalled || iterations >= MAX_ITERATIONS)
-            && let Some(exact) = Exact::new(rows, minv, vfree, c, &contacts)
-        {
-            let modes = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
-            if let Some(p) = exact.solve(modes, &edge).filter(|p| meets(p)) {
+        let complete = |limit: usize| {
+            let exact = Exact::new(rows, minv, vfree, c, &contacts, limit)?;
+            exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p))
+        };
+        let give_up = |nearest: f64| {
+            lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }))
+        };
+        if (stalled || iterations >= MAX_ITERATIONS) && Exact::fits(rows, &contacts, COMPLETE_ROWS) {
+            if let Some(p) = complete(COMPLETE_ROWS) {
                 return done(p, iterations + 1);
             }
-            let capped =
-                lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
-            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, capped);
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, give_up(nearest));
         }
         if stalled && rescues < RESCUES {
             rescues += 1;
@@ -337,10 +344,13 @@ pub fn solve(
             anderson = Anderson::new(DEPTH, STALL);
             continue;
         }
-        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() {
-            let capped =
-                lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
-            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, capped);
+        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() || (stalled && rescues >= RESCUES) {
+            // The rescues spent: the complete dense solve where the island
+            // is not too large for it.
+            if let Some(p) = complete(LAST_RESORT_ROWS) {
+                return done(p, iterations + 1);
+            }
+            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, give_up(nearest));
         }
         s = anderson.next(&s, &g).into_iter().map(|x| x.max(0.0)).collect();
     }
@@ -380,8 +390,16 @@ struct Exact {
 }
 
 impl Exact {
-    /// `None` past [`COMPLETE_ROWS`] rows; `contacts`: the normal rows with friction.
-    fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64], contacts: &[usize]) -> Option<Exact> {
+    /// Whether the island's rows (normal and tangential) are at most `limit`.
+    fn fits(rows: &Rows, contacts: &[usize], limit: usize) -> bool {
+        rows.normal.len() + contacts.len() <= limit
+    }
+
+    /// `None` past `limit` rows; `contacts`: the normal rows with friction.
+    fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64], contacts: &[usize], limit: usize) -> Option<Exact> {
+        if !Exact::fits(rows, contacts, limit) {
+            return None;
+        }
         let n = rows.normal.len();
         let mut jrows: Vec<&SparseRow> = rows.normal.clone();
         let mut tangent_of = vec![None; n];
@@ -391,9 +409,6 @@ impl Exact {
             friction.push(FrictionContact { normal: i, tangent: jrows.len(), mu, sliding: None });
             tangent_of[i] = Some(jrows.len());
             jrows.push(t);
-        }
-        if jrows.len() > COMPLETE_ROWS {
-            return None;
         }
         let b = jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < n { c[i] } else { 0.0 })).collect();
         let problem = Problem::new(dense_a(&jrows, minv), b, rows.neq, n, friction);
@@ -408,7 +423,8 @@ impl Exact {
         Some(
             edge.iter()
                 .map(|e| match self.tangent_of[e.row] {
-                    Some(t) if e.sign != 0.0 => 0.5 * (lambda[e.row] + e.sign * lambda[t] / e.mu),
+                    // Inside the cone to round-off: `|P_t| ≤ μ P_n (1 + ε)` gives an edge at −ε.
+                    Some(t) if e.sign != 0.0 => (0.5 * (lambda[e.row] + e.sign * lambda[t] / e.mu)).max(0.0),
                     _ => lambda[e.row],
                 })
                 .collect(),
