@@ -328,3 +328,29 @@ fn a_pile_of_turning_discs_spins_and_is_written_out_as_discs() {
     assert_eq!(again.world.state.q, w.state.q, "positions and angles bit for bit");
     assert_eq!(again.world.state.qd, w.state.qd, "velocities and spins bit for bit");
 }
+
+/// Issue 47, item 3: a new scene with a floor, three balls and a box. The
+/// box makes contacts by proximity, whose rows exist only near a body: the
+/// saved description said "0 constraints" of a scene with a floor. It now
+/// counts the walls, and the floor is still in the model.
+#[test]
+fn a_scene_with_a_box_describes_its_walls() {
+    let mut doc = SceneDoc::new_scene(true);
+    let source = (doc.file.name.clone(), doc.file.description.clone());
+    for (i, x) in [-0.5, 0.0, 0.5].into_iter().enumerate() {
+        doc.file.bodies.push(billiard_ball(format!("ball{i}"), (x, 0.5), 0.0));
+    }
+    let text = doc.to_ron().replace(
+        "bodies: [",
+        "bodies: [Box(name: \"box\", position: (0.2, 0.9), size: (0.2, 0.1), mass: 1), ",
+    );
+    let doc = SceneDoc::parse(&text, "new.ron").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let scene = doc.check("new.ron").unwrap();
+    let walls = scene.world.model.contacts.as_ref().expect("a box makes contacts by proximity").walls.len();
+    assert_eq!(walls, 1, "the floor");
+    let titled = doc.titled_for(std::path::Path::new("mine.ron"), (&source.0, &source.1), &scene);
+    assert_eq!(
+        titled.file.description,
+        "4 bodies (4 moving), 1 wall and 0 constraints written, contacts found by proximity, made from “New scene”."
+    );
+}

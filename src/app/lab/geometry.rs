@@ -176,14 +176,22 @@ pub struct Wall {
 }
 
 /// Groups the half-planes (and the coordinate bounds of particles) into walls.
+/// The walls of contacts by proximity are walls whether or not a body is
+/// near them now (their rows exist only while one is: a scene with a box
+/// in it lost its floor from the view while nothing touched it).
 pub fn walls(world: &World) -> Vec<Wall> {
+    let unit = |normal: nalgebra::Vector2<f64>, offset: f64| {
+        let len = normal.norm().max(1e-300);
+        (DVec2::new(normal.x, normal.y) / len, offset / len)
+    };
     let mut out: Vec<Wall> = Vec::new();
+    for w in world.model.contacts.iter().flat_map(|g| &g.walls) {
+        let (normal, offset) = unit(w.normal, w.offset);
+        out.push(Wall { name: w.name.clone(), normal, offset, constraints: Vec::new() });
+    }
     for (k, c) in world.model.constraints.iter().enumerate() {
         let (n, off) = match c.geometry {
-            Geometry::HalfPlane { normal, offset, .. } => {
-                let len = normal.norm().max(1e-300);
-                (DVec2::new(normal.x, normal.y) / len, offset / len)
-            }
+            Geometry::HalfPlane { normal, offset, .. } => unit(normal, offset),
             Geometry::CoordBound { body, coord, value, upper }
                 if matches!(world.model.bodies[body].kind, BodyKind::Particle) =>
             {
@@ -234,4 +242,26 @@ pub fn outline(world: &World, b: usize, centre: DVec2) -> Option<Vec<DVec2>> {
 pub fn angle(world: &World, b: usize) -> Option<f64> {
     let body = &world.model.bodies[b];
     body.shape().map(|_| body.angle(&world.state.q, &world.state.qd).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 47, item 3: a box and a ball (contacts by proximity) high above
+    /// the floor, nothing near it. The floor has no row now, and is a wall
+    /// anyway.
+    #[test]
+    fn a_wall_of_contacts_by_proximity_is_drawn_with_nothing_near_it() {
+        let text = r#"Scene(name: "s", gravity: (0, -9.81),
+            bodies: [Box(name: "box", position: (0, 0.9), size: (0.2, 0.1), mass: 1),
+                     Ball(name: "ball", position: (0.5, 0.9), mass: 1, radius: 0.05)],
+            walls: [(name: "floor", normal: (0, 2), offset: 0.2)], ball_pairs: true)"#;
+        let world = contact_core::scene::parse(text, "s.ron", &Default::default()).unwrap().world;
+        assert!(world.model.constraints.is_empty(), "no row while nothing is near the floor");
+        let walls = walls(&world);
+        assert_eq!(walls.len(), 1);
+        assert_eq!(walls[0].name, "floor");
+        assert!((walls[0].normal - DVec2::Y).length() < 1e-15 && (walls[0].offset - 0.1).abs() < 1e-15);
+    }
 }

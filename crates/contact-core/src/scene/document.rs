@@ -160,8 +160,18 @@ impl SceneDoc {
             let moving = m.bodies.iter().filter(|b| b.is_dynamic()).count();
             let from =
                 if source.0 == doc.file.name { String::new() } else { format!(", made from “{}”", source.0) };
-            doc.file.description =
-                format!("{} bodies ({moving} moving) and {} constraints{from}.", m.bodies.len(), m.constraints.len());
+            let bodies = m.bodies.len();
+            doc.file.description = match &m.contacts {
+                // Contacts by proximity: the rows of the start are only those near.
+                Some(g) => {
+                    let walls = if g.walls.len() == 1 { "1 wall".to_string() } else { format!("{} walls", g.walls.len()) };
+                    format!(
+                        "{bodies} bodies ({moving} moving), {walls} and {} constraints written, contacts found by proximity{from}.",
+                        g.explicit
+                    )
+                }
+                None => format!("{bodies} bodies ({moving} moving) and {} constraints{from}.", m.constraints.len()),
+            };
         }
         // The header of the file it came from described that scene: say so above it.
         if doc.file.name != source.0 && !doc.header.is_empty() {
