@@ -223,12 +223,15 @@ struct BrokenFirst(Option<PathBuf>);
 fn open_broken_first(
     mut first: ResMut<BrokenFirst>,
     mut open: MessageWriter<scene::OpenScene>,
+    mut files: ResMut<scene::SceneFiles>,
     mut frames: Local<u32>,
 ) {
     *frames += 1;
     if *frames >= 3
         && let Some(p) = first.0.take()
     {
+        // The default scene runs in its place: the banner says so.
+        files.instead = true;
         open.write(scene::OpenScene(p));
     }
 }

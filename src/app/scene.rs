@@ -73,6 +73,9 @@ pub struct SceneFiles {
     skip_first: bool,
     /// The last error, shown until a good file loads.
     pub error: Option<String>,
+    /// The running scene is the default one, opened in place of a first
+    /// file that did not load (no scene ran before it).
+    pub instead: bool,
     /// `assets/scenes/*.ron`, refreshed when the picker opens.
     pub listing: Vec<PathBuf>,
     /// Modification time of a file outside `assets/` (polled for changes).
@@ -95,6 +98,7 @@ impl Plugin for ScenePlugin {
             handle: None,
             skip_first: false,
             error: None,
+            instead: false,
             listing: Vec::new(),
             external_mtime: None,
             poll_timer: 0.0,
@@ -286,6 +290,7 @@ fn install_loaded(
                     open: !(modified && running_same),
                 });
                 files.error = None;
+                files.instead = false;
                 let what = if modified && running_same { "Reloaded" } else { "Opened" };
                 status.say(
                     now,
@@ -299,7 +304,8 @@ fn install_loaded(
             Err(e) => {
                 let msg = e.to_string();
                 files.error = Some(msg.clone());
-                status.warn(now, format!("Scene not loaded (the previous one keeps running): {msg}"));
+                let running = lab.as_ref().map(|l| l.scene.name.as_str());
+                status.warn(now, format!("{} {msg}", super::ui::overlay::not_loaded(running, files.instead)));
             }
         }
     }

@@ -390,27 +390,24 @@ impl Overlay<'_, '_, '_> {
         }
         self.refusal(&p, &scr);
 
-        // Paused mark and the scene error banner.
+        // Paused mark and the scene error banner, its reason wrapped to the
+        // view's width (a long one ran past the view's edge, cut).
         if let Some(err) = &self.data.files.error {
-            let r = egui::Rect::from_min_size(
-                self.rect.left_top() + egui::vec2(10.0, 40.0),
-                egui::vec2(self.rect.width() - 20.0, 44.0),
-            );
-            p.rect_filled(r, 4.0, Color32::from_rgba_unmultiplied(90, 20, 25, 230));
-            p.text(
-                r.left_top() + egui::vec2(8.0, 5.0),
-                Align2::LEFT_TOP,
-                "Scene file not loaded — the previous scene keeps running:",
+            let width = self.rect.width() - 20.0;
+            let title = p.layout(
+                not_loaded(self.data.lab.as_deref().map(|l| l.scene.name.as_str()), self.data.files.instead),
                 FontId::proportional(13.0),
                 Color32::WHITE,
+                width - 16.0,
             );
-            p.text(
-                r.left_top() + egui::vec2(8.0, 23.0),
-                Align2::LEFT_TOP,
-                err,
-                FontId::monospace(12.5),
-                Color32::from_rgb(255, 200, 200),
-            );
+            let reason =
+                p.layout(err.clone(), FontId::monospace(12.5), Color32::from_rgb(255, 200, 200), width - 16.0);
+            let height = title.size().y + reason.size().y + 14.0;
+            let r = egui::Rect::from_min_size(self.rect.left_top() + egui::vec2(10.0, 40.0), egui::vec2(width, height));
+            p.rect_filled(r, 4.0, Color32::from_rgba_unmultiplied(90, 20, 25, 230));
+            let below = title.size().y + 9.0;
+            p.galley(r.left_top() + egui::vec2(8.0, 5.0), title, Color32::WHITE);
+            p.galley(r.left_top() + egui::vec2(8.0, below), reason, Color32::WHITE);
         }
     }
 
@@ -718,5 +715,16 @@ mod tests {
         assert_eq!(clamp_into(roomy, p), roomy.clamp(p));
         // Nothing panics on NaN.
         let _ = clamp_into(egui::Rect::NAN, p);
+    }
+}
+
+/// The title of a scene file that did not load, saying what runs: the
+/// scene that ran before (`running`, its name), or the default one opened
+/// in its place at start-up (`instead`), or none.
+pub fn not_loaded(running: Option<&str>, instead: bool) -> String {
+    match running {
+        Some(name) if instead => format!("Scene file not loaded — the default scene ({name}) runs in its place:"),
+        Some(_) => "Scene file not loaded — the previous scene keeps running:".to_string(),
+        None => "Scene file not loaded — no scene is running: pick one in the Scene panel.".to_string(),
     }
 }

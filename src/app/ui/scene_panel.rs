@@ -35,7 +35,9 @@ impl ScenePanel<'_, '_, '_> {
                     .inner_margin(egui::Margin::same(6))
                     .corner_radius(4.0)
                     .show(ui, |ui| {
-                        ui.label(RichText::new("Scene file not loaded — the previous scene keeps running").strong());
+                        let running = self.data.lab.as_deref().map(|l| l.scene.name.as_str());
+                        let title = super::overlay::not_loaded(running, self.data.files.instead);
+                        ui.label(RichText::new(title.trim_end_matches(':')).strong());
                         ui.label(RichText::new(err).monospace().color(egui::Color32::from_rgb(255, 190, 190)));
                     });
             }
