@@ -240,8 +240,8 @@ fn open_broken_first(
 const DEFAULT_SIZE: (u32, u32) = (1600, 900);
 
 /// Without `--size`: a window larger than 90 % of its screen (a laptop at
-/// 1366×768, a projector at 1280×720) is made to fit, once, when the
-/// screen is known.
+/// 1366×768, a projector at 1280×720 or 1024×768) is made to fit, each
+/// side to 90 % of the screen's, once, when the screen is known.
 fn fit_to_screen(
     monitors: Query<&bevy::window::Monitor>,
     mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
@@ -256,9 +256,11 @@ fn fit_to_screen(
     let scale = m.scale_factor.max(0.5);
     let (sw, sh) = (m.physical_width as f64 / scale, m.physical_height as f64 / scale);
     let (w, h) = (DEFAULT_SIZE.0 as f64, DEFAULT_SIZE.1 as f64);
-    let k = (0.9 * sw / w).min(0.9 * sh / h).min(1.0);
-    if k < 1.0 {
-        let (w, h) = ((w * k).max(640.0) as f32, (h * k).max(400.0) as f32);
+    // Each side on its own: a 4:3 projector (1024x768) gets 921x691, not a
+    // 16:9 strip of 921x518 whose view was 135 px high.
+    let (fw, fh) = ((0.9 * sw).min(w), (0.9 * sh).min(h));
+    if fw < w || fh < h {
+        let (w, h) = (fw.max(640.0) as f32, fh.max(400.0) as f32);
         window.resolution.set(w, h);
         info!("window: {w:.0}x{h:.0} to fit a screen of {sw:.0}x{sh:.0}");
     }

@@ -187,14 +187,17 @@ fn layout(
     } else if present {
         ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
     } else if data.tour.open {
-        ("plots", 470.0, "left-tour", 360.0)
+        ("plots", (0.33 * width).min(470.0), "left-tour", (0.25 * width).min(360.0))
     } else if compare {
         // Compare mode adds its table above the world: the side panels give
         // up width so the lanes keep room (issue 47: at 1280x720 the wedge's
         // view was a strip 40 px high and a third of the width).
         ("plots-compare", (0.25 * width).min(470.0), "left-compare", (0.2 * width).min(318.0))
     } else {
-        ("plots", 470.0, "left", 318.0)
+        // A third and a little under a quarter of the width at most: the
+        // default window (1440 px) keeps 470 and 318; on a 1024x768 screen
+        // the view had 130 of 920 px, now 410.
+        ("plots", (0.33 * width).min(470.0), "left", (0.225 * width).min(318.0))
     };
     // Content never widens a panel past a third of the window (a long handled
     // set, a wide row), nor in presenter or compare mode past its share: the
