@@ -97,10 +97,13 @@ pub struct Placement {
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
 /// radius in points), off `avoid` (presenter mode's banner, labels) and off
 /// what `covered` says a window covers (compare's readout), in view.
+/// Where the focus fills the view, beside it, its bottom at `bottom` (the
+/// window's content, above the status bar).
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
+    bottom: f32,
     focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
@@ -133,11 +136,14 @@ pub fn place(
         let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
         r.translate(egui::vec2(dx, dy))
     };
-    // Where the focus fills the view, beside it: over the top of the plots
-    // panel (or the left one), the leader line across to the contact.
+    // Where the focus fills the view, beside it: over the bottom of the
+    // plots panel (or the left one), the leader line across to the contact.
+    // Not its top: the panel's buttons and the first plot's title and
+    // legend are there, the plot a tour step asks to read (issue 47).
+    let low = (bottom - size.y - 8.0).max(rect.min.y + 8.0);
     let outside = [
-        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, rect.min.y + 8.0), size),
-        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, rect.min.y + 8.0), size),
+        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, low), size),
+        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, low), size),
     ];
     let frame = spots
         .into_iter()

@@ -128,7 +128,9 @@ impl Overlay<'_, '_, '_> {
             .map(|v| {
                 let under_window = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
                 let focus = view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
-                (magnifier::place(view, self.rect, focus, &discs, &taken, &under_window, &v), v)
+                // Above the status bar (about 24 px).
+                let bottom = ctx.content_rect().max.y - 28.0;
+                (magnifier::place(view, self.rect, bottom, focus, &discs, &taken, &under_window, &v), v)
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);

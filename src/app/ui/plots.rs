@@ -7,7 +7,7 @@
 //! reset) and exported to CSV.
 
 use bevy_egui::egui::{self, RichText};
-use egui_plot::{Line, Plot, PlotPoint, VLine};
+use egui_plot::{Line, Plot, PlotPoint, PlotPoints, VLine};
 
 use super::data::{PlotsState, Window};
 use super::decimate;
@@ -149,21 +149,42 @@ impl PlotsPanel<'_> {
                         }
                     });
                 }
-                let plot = Plot::new(("plot", i)).height(each);
+                // A violation or a gap is read down to its last digits (the
+                // billiard's 1e-17 m that tour step 7 names): below 1e-6 its
+                // curve is drawn in a unit of its own power of ten, the axis
+                // labelled in metres (the plot's grid has no marks at 1e-17).
+                let small_reads = spec.series.iter().all(|n| n == "max_violation" || n.ends_with(".g"));
+                let unit = if small_reads {
+                    let largest = spec
+                        .series
+                        .iter()
+                        .flat_map(|n| window(history.visible(n), x_range.0, x_range.1))
+                        .map(|p| p.y.abs())
+                        .filter(|y| y.is_finite())
+                        .fold(0.0, f64::max);
+                    tiny_unit(largest)
+                } else {
+                    1.0
+                };
+                let mut plot = Plot::new(("plot", i)).height(each);
+                if unit != 1.0 {
+                    // Marks at 1, 5, 25 of the unit: two labels on a short plot.
+                    plot = plot.y_grid_spacer(egui_plot::log_grid_spacer(5));
+                }
                 let resp = plot
                     .link_axis("lab-plots-t", [true, false])
                     .link_cursor("lab-plots-t", [true, false])
                     .allow_scroll(false)
                     .x_axis_label(if i + 1 == specs.len() { "t [s]" } else { "" })
                     .y_axis_min_width(64.0)
-                    .y_axis_formatter(|mark, _| num(mark.value))
+                    .y_axis_formatter(move |mark, _| num(mark.value * unit))
                     .label_formatter(|hover| {
                         Some(match hover {
                             egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
-                                format!("{plot_name}\nt = {:.5} s\n{}", position.x, num(position.y))
+                                format!("{plot_name}\nt = {:.5} s\n{}", position.x, num(position.y * unit))
                             }
                             egui_plot::HoverPosition::Elsewhere { position } => {
-                                format!("t = {:.5} s\n{}", position.x, num(position.y))
+                                format!("t = {:.5} s\n{}", position.x, num(position.y * unit))
                             }
                         })
                     })
@@ -179,13 +200,13 @@ impl PlotsPanel<'_> {
                             let pts = window(history.visible(name), lo, hi);
                             for p in pts {
                                 if p.y.is_finite() {
-                                    y_lo = y_lo.min(p.y);
-                                    y_hi = y_hi.max(p.y);
+                                    y_lo = y_lo.min(p.y / unit);
+                                    y_hi = y_hi.max(p.y / unit);
                                 }
                             }
                             if !compare.on {
                                 plot_ui.line(
-                                    Line::new(pretty(world, name), decimate::plot_points(pts, lo, hi, columns))
+                                    Line::new(pretty(world, name), in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
                                         .color(COLORS[j % COLORS.len()])
                                         .width(1.6),
                                 );
@@ -194,7 +215,7 @@ impl PlotsPanel<'_> {
                             // Compare mode: a colour per method, the main run solid, lanes dashed.
                             let title = format!("{} · {}", pretty(world, name), main.label());
                             plot_ui.line(
-                                Line::new(title, decimate::plot_points(pts, lo, hi, columns))
+                                Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
                                     .color(method_color(main))
                                     .width(1.8),
                             );
@@ -202,13 +223,13 @@ impl PlotsPanel<'_> {
                                 let Some(lane_pts) = l.series.get(name) else { continue };
                                 let pts = window(lane_pts, lo, hi);
                                 for p in pts.iter().filter(|p| p.y.is_finite()) {
-                                    y_lo = y_lo.min(p.y);
-                                    y_hi = y_hi.max(p.y);
+                                    y_lo = y_lo.min(p.y / unit);
+                                    y_hi = y_hi.max(p.y / unit);
                                 }
                                 let a = l.lane.method();
                                 let title = format!("{} · {}", pretty(world, name), a.label());
                                 plot_ui.line(
-                                    Line::new(title, decimate::plot_points(pts, lo, hi, columns))
+                                    Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
                                         .color(method_color(a))
                                         .width(1.6)
                                         .style(egui_plot::LineStyle::dashed_dense()),
@@ -224,8 +245,10 @@ impl PlotsPanel<'_> {
                                 // A flat line gets a band around it (±1 around 0), not a zoom into rounding.
                                 let range = y_hi - y_lo;
                                 let scale = y_hi.abs().max(y_lo.abs());
-                                // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat.
-                                let pad = if range > 1e-12_f64.max(1e-9 * scale) {
+                                // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat;
+                                // a violation or a gap is read to its last digits (above).
+                                let noise = if small_reads { 0.0 } else { 1e-12_f64 };
+                                let pad = if range > noise.max(1e-9 * scale) {
                                     range * 0.08
                                 } else {
                                     (scale * 0.1).max(1.0)
@@ -318,6 +341,20 @@ impl PlotsPanel<'_> {
 }
 
 /// The points with `lo ≤ t ≤ hi`, plus one on each side so lines reach the edges.
+/// The power of ten a curve whose largest value is `largest` is drawn in:
+/// 1 from 1e-6 up (or for nothing), else `10^⌊log10 largest⌋`.
+fn tiny_unit(largest: f64) -> f64 {
+    if largest > 0.0 && largest < 1e-6 { 10f64.powf(largest.log10().floor()) } else { 1.0 }
+}
+
+/// `points` with `y` over `unit`.
+fn in_unit(points: PlotPoints<'_>, unit: f64) -> PlotPoints<'_> {
+    if unit == 1.0 {
+        return points;
+    }
+    PlotPoints::Owned(points.points().iter().map(|p| PlotPoint::new(p.x, p.y / unit)).collect())
+}
+
 fn window(points: &[PlotPoint], lo: f64, hi: f64) -> &[PlotPoint] {
     let a = points.partition_point(|p| p.x < lo).saturating_sub(1);
     let b = (points.partition_point(|p| p.x <= hi) + 1).min(points.len());
