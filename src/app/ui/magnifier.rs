@@ -115,7 +115,7 @@ pub fn place(
         Pos2::new(s.x, s.y)
     };
     let side = (0.28 * rect.width().min(rect.height())).clamp(MIN_SIDE, SIDE);
-    let size = egui::vec2(side, side + 34.0);
+    let size = egui::vec2(side, side + 50.0);
     let gap = 40.0;
     let inner = rect.shrink2(egui::vec2(8.0, 40.0));
     // Beside the contact, or in a corner of the view: off the scene's focus
@@ -163,8 +163,21 @@ pub fn place(
     Placement { frame, inset, contact }
 }
 
-/// Paints the inset for `v` where [`place`] put it.
-pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violation) {
+/// Why a row under Right or Exact (event-driven) is inside its surface:
+/// those solve eq. (6) at the acceleration level, where a row held from
+/// inside is drawn back by Baumgarte's eq. (5) over `τ`, not at once (issue
+/// 47: a student told that Exact is the exact answer saw it 25 µm into the
+/// floor, unexplained). `None` where the scheme or the algorithm is the
+/// cause (time-stepping, Platt's rules).
+pub fn why(settings: &contact_core::Settings) -> Option<String> {
+    use contact_core::{Algorithm, Scheme};
+    let lag = settings.scheme == Scheme::EventDriven && matches!(settings.algorithm, Algorithm::Right | Algorithm::Exact);
+    lag.then(|| format!("Baumgarte's lag, eq. (5), τ = {} s", crate::app::edit::fields::short(settings.tau)))
+}
+
+/// Paints the inset for `v` where [`place`] put it, with the cause `why`
+/// under its depth.
+pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violation, why: Option<&str>) {
     let Placement { frame, inset: box_, contact } = *at;
     // Leader from the contact to the inset.
     let warn = palette::egui(palette::WARN);
@@ -254,6 +267,15 @@ pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violat
         FontId::proportional(12.0),
         violated,
     );
+    if let Some(why) = why {
+        // Wrapped to the inset's width, on the frame's dark ground.
+        let galley =
+            p.layout(why.to_string(), FontId::proportional(11.0), Color32::from_gray(205), frame.width() - 4.0);
+        let at = Pos2::new(frame.min.x + 2.0, box_.max.y + 19.0);
+        let ground = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
+        p.rect_filled(ground, 4.0, Color32::from_black_alpha(220));
+        p.galley(at, galley, Color32::from_gray(205));
+    }
 }
 
 /// `2e6`: a magnification, to one figure.

@@ -387,7 +387,8 @@ impl Overlay<'_, '_, '_> {
         if let Some((at, v)) = &magnified {
             // On a layer of its own: beside the view, it is drawn over a panel.
             let free = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("magnifier")));
-            magnifier::paint(&free, view, at, v);
+            let why = magnifier::why(&lab.world.settings);
+            magnifier::paint(&free, view, at, v, why.as_deref());
             self.data.on_screen.overlays.push(("the magnifier".to_string(), px(at.frame)));
         }
         self.refusal(&p, &scr);
