@@ -16,7 +16,9 @@
 //!   `atan |slope|`, in degrees.
 //!
 //! Frictionless grains spread flat (`α` a few degrees, the top layer's
-//! ripple); discs with `μ = 0.5` stand at about 20° (the heap scene).
+//! ripple). Discs that roll freely hold no slope either: poured with
+//! `μ = 0.5` they stand at about 26° while the heap builds and roll out to
+//! 1–2° (`docs/heap-case.ron`); a heap needs rolling resistance.
 
 use crate::model::{Model, State};
 
