@@ -305,8 +305,19 @@ fn install_loaded(
                 let msg = e.to_string();
                 files.error = Some(msg.clone());
                 let running = lab.as_ref().map(|l| l.scene.name.as_str());
-                status.warn(now, format!("{} {msg}", super::ui::overlay::not_loaded(running, files.instead)));
+                status.warn(now, format!("{} {msg}", not_loaded(running, files.instead)));
             }
         }
+    }
+}
+
+/// The title of a scene file that did not load, saying what runs: the
+/// scene that ran before (`running`, its name), or the default one opened
+/// in its place at start-up (`instead`), or none.
+pub fn not_loaded(running: Option<&str>, instead: bool) -> String {
+    match running {
+        Some(name) if instead => format!("Scene file not loaded — the default scene ({name}) runs in its place:"),
+        Some(_) => "Scene file not loaded — the previous scene keeps running:".to_string(),
+        None => "Scene file not loaded — no scene is running: pick one in the Scene panel.".to_string(),
     }
 }

@@ -340,10 +340,9 @@ fn a_scene_with_a_box_describes_its_walls() {
     for (i, x) in [-0.5, 0.0, 0.5].into_iter().enumerate() {
         doc.file.bodies.push(billiard_ball(format!("ball{i}"), (x, 0.5), 0.0));
     }
-    let text = doc.to_ron().replace(
-        "bodies: [",
-        "bodies: [Box(name: \"box\", position: (0.2, 0.9), size: (0.2, 0.1), mass: 1), ",
-    );
+    let text = doc
+        .to_ron()
+        .replace("bodies: [", "bodies: [Box(name: \"box\", position: (0.2, 0.9), size: (0.2, 0.1), mass: 1), ");
     let doc = SceneDoc::parse(&text, "new.ron").unwrap_or_else(|e| panic!("{e}\n{text}"));
     let scene = doc.check("new.ron").unwrap();
     let walls = scene.world.model.contacts.as_ref().expect("a box makes contacts by proximity").walls.len();

@@ -571,7 +571,10 @@ fn under_time_stepping_a_spinning_rod_never_ends_a_step_inside_a_post() {
                 let r = s.world.step(1e-3);
                 assert_eq!(r.status, StepStatus::Ok, "ω = {spin}, θ = {angle}: step {i}: {:?}", r.status);
                 let overlap = -smallest_gap(&s.world, &s.world.state.q.clone());
-                assert!(overlap <= 1e-9, "ω = {spin}, θ = {angle}: the rod ends step {i} {overlap:e} m inside the post");
+                assert!(
+                    overlap <= 1e-9,
+                    "ω = {spin}, θ = {angle}: the rod ends step {i} {overlap:e} m inside the post"
+                );
                 struck |= s.world.state.qd[2] != spin0;
             }
             assert!(struck, "ω = {spin}, θ = {angle}: the rod never struck the post");

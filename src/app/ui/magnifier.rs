@@ -171,7 +171,8 @@ pub fn place(
 /// cause (time-stepping, Platt's rules).
 pub fn why(settings: &contact_core::Settings) -> Option<String> {
     use contact_core::{Algorithm, Scheme};
-    let lag = settings.scheme == Scheme::EventDriven && matches!(settings.algorithm, Algorithm::Right | Algorithm::Exact);
+    let lag =
+        settings.scheme == Scheme::EventDriven && matches!(settings.algorithm, Algorithm::Right | Algorithm::Exact);
     lag.then(|| format!("Baumgarte's lag, eq. (5), τ = {} s", crate::app::edit::fields::short(settings.tau)))
 }
 

@@ -398,13 +398,15 @@ impl Overlay<'_, '_, '_> {
         if let Some(err) = &self.data.files.error {
             let width = self.rect.width() - 20.0;
             let title = p.layout(
-                not_loaded(self.data.lab.as_deref().map(|l| l.scene.name.as_str()), self.data.files.instead),
+                crate::app::scene::not_loaded(
+                    self.data.lab.as_deref().map(|l| l.scene.name.as_str()),
+                    self.data.files.instead,
+                ),
                 FontId::proportional(13.0),
                 Color32::WHITE,
                 width - 16.0,
             );
-            let reason =
-                p.layout(err.clone(), FontId::monospace(12.5), Color32::from_rgb(255, 200, 200), width - 16.0);
+            let reason = p.layout(err.clone(), FontId::monospace(12.5), Color32::from_rgb(255, 200, 200), width - 16.0);
             let height = title.size().y + reason.size().y + 14.0;
             let r = egui::Rect::from_min_size(self.rect.left_top() + egui::vec2(10.0, 40.0), egui::vec2(width, height));
             p.rect_filled(r, 4.0, Color32::from_rgba_unmultiplied(90, 20, 25, 230));
@@ -718,16 +720,5 @@ mod tests {
         assert_eq!(clamp_into(roomy, p), roomy.clamp(p));
         // Nothing panics on NaN.
         let _ = clamp_into(egui::Rect::NAN, p);
-    }
-}
-
-/// The title of a scene file that did not load, saying what runs: the
-/// scene that ran before (`running`, its name), or the default one opened
-/// in its place at start-up (`instead`), or none.
-pub fn not_loaded(running: Option<&str>, instead: bool) -> String {
-    match running {
-        Some(name) if instead => format!("Scene file not loaded — the default scene ({name}) runs in its place:"),
-        Some(_) => "Scene file not loaded — the previous scene keeps running:".to_string(),
-        None => "Scene file not loaded — no scene is running: pick one in the Scene panel.".to_string(),
     }
 }

@@ -206,9 +206,12 @@ impl PlotsPanel<'_> {
                             }
                             if !compare.on {
                                 plot_ui.line(
-                                    Line::new(pretty(world, name), in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
-                                        .color(COLORS[j % COLORS.len()])
-                                        .width(1.6),
+                                    Line::new(
+                                        pretty(world, name),
+                                        in_unit(decimate::plot_points(pts, lo, hi, columns), unit),
+                                    )
+                                    .color(COLORS[j % COLORS.len()])
+                                    .width(1.6),
                                 );
                                 continue;
                             }
@@ -248,11 +251,8 @@ impl PlotsPanel<'_> {
                                 // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat;
                                 // a violation or a gap is read to its last digits (above).
                                 let noise = if small_reads { 0.0 } else { 1e-12_f64 };
-                                let pad = if range > noise.max(1e-9 * scale) {
-                                    range * 0.08
-                                } else {
-                                    (scale * 0.1).max(1.0)
-                                };
+                                let pad =
+                                    if range > noise.max(1e-9 * scale) { range * 0.08 } else { (scale * 0.1).max(1.0) };
                                 plot_ui.set_plot_bounds_y((y_lo - pad)..=(y_hi + pad));
                             }
                         }

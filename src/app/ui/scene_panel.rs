@@ -36,7 +36,7 @@ impl ScenePanel<'_, '_, '_> {
                     .corner_radius(4.0)
                     .show(ui, |ui| {
                         let running = self.data.lab.as_deref().map(|l| l.scene.name.as_str());
-                        let title = super::overlay::not_loaded(running, self.data.files.instead);
+                        let title = crate::app::scene::not_loaded(running, self.data.files.instead);
                         ui.label(RichText::new(title.trim_end_matches(':')).strong());
                         ui.label(RichText::new(err).monospace().color(egui::Color32::from_rgb(255, 190, 190)));
                     });

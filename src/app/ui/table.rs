@@ -132,8 +132,10 @@ impl ConstraintTable<'_, '_, '_> {
         } else if n == 0 && lab.world.model.contacts.is_some() {
             // Contacts by proximity (a box with other bodies): rows come and go.
             ui.label(
-                egui::RichText::new("Contacts come by proximity: a row appears\nwhen a body nears a wall or another body.")
-                    .weak(),
+                egui::RichText::new(
+                    "Contacts come by proximity: a row appears\nwhen a body nears a wall or another body.",
+                )
+                .weak(),
             );
         }
         let hl_body = self.data.highlight.body;

@@ -105,11 +105,8 @@ mod tests {
     use nalgebra::Vector2;
 
     fn grains(centres: &[(f64, f64)], r: f64) -> (Model, State) {
-        let bodies = centres
-            .iter()
-            .enumerate()
-            .map(|(i, _)| body(&format!("g{i}"), BodyKind::Particle, 1.0, r))
-            .collect();
+        let bodies =
+            centres.iter().enumerate().map(|(i, _)| body(&format!("g{i}"), BodyKind::Particle, 1.0, r)).collect();
         let model = Model::new(bodies, vec![], Vector2::new(0.0, -9.81));
         let q = centres.iter().flat_map(|&(x, y)| [x, y]).collect::<Vec<_>>();
         let state = State { qd: vec![0.0; q.len()], q, t: 0.0 };

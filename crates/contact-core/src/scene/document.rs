@@ -164,7 +164,8 @@ impl SceneDoc {
             doc.file.description = match &m.contacts {
                 // Contacts by proximity: the rows of the start are only those near.
                 Some(g) => {
-                    let walls = if g.walls.len() == 1 { "1 wall".to_string() } else { format!("{} walls", g.walls.len()) };
+                    let walls =
+                        if g.walls.len() == 1 { "1 wall".to_string() } else { format!("{} walls", g.walls.len()) };
                     format!(
                         "{bodies} bodies ({moving} moving), {walls} and {} constraints written, contacts found by proximity{from}.",
                         g.explicit
@@ -272,7 +273,15 @@ impl SceneDoc {
                         radius,
                     }
                 } else {
-                    BodySpec::Ball { name, position: (0.0, 0.0), velocity: (0.0, 0.0), mass, radius, force: (0.0, 0.0), damping }
+                    BodySpec::Ball {
+                        name,
+                        position: (0.0, 0.0),
+                        velocity: (0.0, 0.0),
+                        mass,
+                        radius,
+                        force: (0.0, 0.0),
+                        damping,
+                    }
                 });
             }
         }
