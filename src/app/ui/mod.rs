@@ -187,17 +187,16 @@ fn layout(
     } else if present {
         ("plots-present", (0.25 * width).min(330.0), "left-present", (0.2 * width).min(215.0))
     } else if data.tour.open {
-        ("plots", (0.33 * width).min(470.0), "left-tour", (0.25 * width).min(360.0))
+        let (plots, left) = roomy(width, 470.0, 360.0, 0.25);
+        ("plots", plots, "left-tour", left)
     } else if compare {
         // Compare mode adds its table above the world: the side panels give
         // up width so the lanes keep room (issue 47: at 1280x720 the wedge's
         // view was a strip 40 px high and a third of the width).
         ("plots-compare", (0.25 * width).min(470.0), "left-compare", (0.2 * width).min(318.0))
     } else {
-        // A third and a little under a quarter of the width at most: the
-        // default window (1440 px) keeps 470 and 318; on a 1024x768 screen
-        // the view had 130 of 920 px, now 410.
-        ("plots", (0.33 * width).min(470.0), "left", (0.225 * width).min(318.0))
+        let (plots, left) = roomy(width, 470.0, 318.0, 0.225);
+        ("plots", plots, "left", left)
     };
     // Content never widens a panel past a third of the window (a long handled
     // set, a wide row), nor in presenter or compare mode past its share: the
@@ -498,4 +497,18 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
         });
     });
     clicked
+}
+
+/// The side panels' widths in normal and tour mode: `plots` and `left` px
+/// while they leave the view at least 38 % of the `width` (the default
+/// 1440-px window, and 1280 px), else at most a third and `share` of it
+/// (the left panel's text may widen it to a third): a 1024x768 screen's
+/// view had 130 of 921 px, now 310; a 1280x720 screen's 1152-px window
+/// about 410, was 364.
+fn roomy(width: f32, plots: f32, left: f32, share: f32) -> (f32, f32) {
+    if width - plots - left >= 0.38 * width {
+        (plots, left)
+    } else {
+        ((0.33 * width).min(plots), (share * width).min(left))
+    }
 }
