@@ -82,8 +82,9 @@ pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
         }
         out
     };
-    let slopes: Vec<f64> = [flank(-1), flank(1)].iter().filter(|f| f.len() >= 2).map(|f| slope(f).abs()).collect();
-    if slopes.is_empty() || flank(-1).len() + flank(1).len() < 4 {
+    let flanks = [flank(-1), flank(1)];
+    let slopes: Vec<f64> = flanks.iter().filter(|f| f.len() >= 2).map(|f| slope(f).abs()).collect();
+    if slopes.is_empty() || flanks[0].len() + flanks[1].len() < 4 {
         return None;
     }
     Some(slopes.iter().map(|s| s.atan().to_degrees()).sum::<f64>() / slopes.len() as f64)

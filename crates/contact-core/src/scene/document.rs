@@ -259,19 +259,12 @@ impl SceneDoc {
                 let name = b.name.clone();
                 let (mass, radius, damping) = (pile.mass, pile.radius, pile.damping);
                 file.bodies.push(if pile.turning {
-                    BodySpec::Disc {
-                        name,
-                        position: (0.0, 0.0),
-                        angle: 0.0,
-                        velocity: (0.0, 0.0),
-                        angular_velocity: 0.0,
-                        mass,
-                        fixed: false,
-                        inertia: None,
-                        force: (0.0, 0.0),
-                        damping,
-                        radius,
+                    // Its position and speed are written below, with every body's.
+                    let mut disc = BodySpec::at_rest(name, (0.0, 0.0), mass, crate::shapes::Shape::Disc { radius });
+                    if let BodySpec::Disc { damping: d, .. } = &mut disc {
+                        *d = damping;
                     }
+                    disc
                 } else {
                     BodySpec::Ball {
                         name,
