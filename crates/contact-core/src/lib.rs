@@ -40,6 +40,7 @@
 //!
 //! | module | folder (layer) | owns | may import |
 //! |---|---|---|---|
+//! | [`lcg`] | `lcg.rs` (foundations) | [`lcg::Lcg`], a deterministic stream of numbers (tests' random cases, solvers' fixed perturbations) | — |
 //! | [`units`] | `geometry/` (foundations) | [`Units`], the scene's yardstick for every threshold; the resting speed | — |
 //! | [`curve`] | `geometry/` (foundations) | curves `c(u)` that carry a bead, `c'`, `c''` | — |
 //! | [`shapes`] | `geometry/` (foundations) | [`Shape`]s of bodies that turn (disc, box, convex polygon): area, centroid, inertia, corners, checks; which corner is on which edge, the feature nearest a disc (pure geometry on world corners) | — |
@@ -49,10 +50,12 @@
 //! | [`schur`] | `solve/` (foundations) | sparse `A = J M⁻¹ Jᵀ` of eq. (6), islands, orderings, envelope Cholesky | `constraint` |
 //! | [`ipm`] | `solve/` (foundations) | an island's complementarity problem by a primal–dual interior point (the bounded finish) | `schur` |
 //! | [`lcp`] | `solve/` (foundations) | complementarity problems `a = A λ − b` by pivoting: [`lcp::solve_lcp`] | `ipm`, `schur` |
-//! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `constraint`, `lcp`, `schur` |
+//! | [`coulomb`] | `solve/` (foundations) | planar Coulomb friction as a complementarity problem on a dense `A`: statuses by pivoting, Lemke's method, Painlevé's inconsistency | `constraint`, `lcg`, `lcp`, `schur` |
+//! | [`sparse_lemke`] | `solve/` (foundations) | Lemke's method on a sparse complementarity problem, revised form (sparse LU of the basis, eta vectors), lexicographic ties | `coulomb`, `lcg` |
+//! | [`anitescu_potra`] | `solve/` (foundations) | planar Coulomb friction at the velocity level as Anitescu–Potra's complementarity problem, sparse, solved by `sparse_lemke`: the complete method past the dense bound | `constraint`, `schur`, `sparse_lemke` |
 //! | [`anderson`] | `solve/` (foundations) | Anderson's acceleration of a fixed-point iteration | — |
 //! | [`nsgs`] | `solve/` (foundations) | Coulomb's velocity problem by non-smooth Gauss–Seidel, each contact's law in closed form | `schur` |
-//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur` |
+//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `anitescu_potra`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`heap`] | `model/` (model) | the angle of repose of a heap of round bodies, read off the state | `model` |
@@ -82,6 +85,7 @@ pub mod algorithms;
 pub mod geometry;
 pub mod input;
 pub mod lanes;
+pub mod lcg;
 pub mod model;
 pub mod scene;
 pub mod solve;
@@ -93,7 +97,7 @@ pub mod testing;
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
 pub use model::{contacts, heap, kkt};
-pub use solve::{anderson, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur};
+pub use solve::{anderson, anitescu_potra, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};

@@ -7,6 +7,8 @@ use crate::body::{Body, BodyKind};
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::model::{Model, State};
 
+pub use crate::lcg::Lcg;
+
 /// A body with no force, no damping, placed at `offset` later by [`Model::new`].
 pub fn body(name: &str, kind: BodyKind, mass: f64, radius: f64) -> Body {
     Body {

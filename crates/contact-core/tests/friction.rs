@@ -272,11 +272,8 @@ fn no_impact_with_friction_creates_energy_where_newtons_law_would() {
     use contact_core::coulomb::{FrictionContact, Problem};
     use contact_core::kkt::ContactProblem;
     use nalgebra::DMatrix;
-    let mut seed = 7_u64;
-    let mut rnd = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = contact_core::testing::Lcg::new(7);
+    let mut rnd = move || rng.next();
     let (mut gains, mut cases) = (0, 0);
     for _ in 0..400 {
         let theta = (10.0 + 70.0 * rnd()).to_radians();

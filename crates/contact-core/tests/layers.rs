@@ -1,5 +1,5 @@
 //! The crate's folders are its layers (`src/lib.rs`): `geometry/` and
-//! `solve/` (foundations), `model/`, `algorithms/`, `step/`, then `input.rs`
+//! `solve/` and `lcg.rs` (foundations), `model/`, `algorithms/`, `step/`, then `input.rs`
 //! and `lanes.rs`, then `scene/`. No source line of a layer names a module
 //! (or a type re-exported at the crate root) of a layer above it.
 
@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; a file's layer is that of its folder, or
 /// of its own name at the top (`input.rs`, `lanes.rs`, `scene.rs`).
-const LAYERS: [(&str, usize); 9] = [
+const LAYERS: [(&str, usize); 10] = [
     ("geometry", 0),
+    // A deterministic stream of numbers: imports nothing.
+    ("lcg", 0),
     ("solve", 1),
     ("model", 2),
     ("algorithms", 3),

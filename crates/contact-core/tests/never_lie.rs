@@ -10,6 +10,7 @@
 //! the shapes' corners in the world, not from the engine's rows.
 
 use contact_core::scene::{Scene, parse};
+use contact_core::testing::Lcg;
 use contact_core::{StepStatus, World};
 use nalgebra::Vector2;
 
@@ -134,6 +135,18 @@ fn deepest_overlap(s: &mut Scene, steps: usize) -> (f64, usize) {
     deepest
 }
 
+/// A rod 2 m × 2 cm spinning at `spin` rad/s about its centroid at 0.98 m
+/// from a post 5 mm × 1 m, at `angle`, with the solver's settings `solver`
+/// (restitution 0.5).
+fn rod_and_post(spin: f64, angle: f64, solver: &str) -> String {
+    format!(
+        "Scene(name: \"spin\", gravity: (0, 0), bodies: [
+            Box(name: \"post\", position: (0, 0), size: (0.005, 1.0), fixed: true),
+            Box(name: \"rod\", position: (0.98, 0), angle: {angle}, angular_velocity: {spin}, size: (2.0, 0.02), mass: 1),
+        ], ball_pairs: true, solver: ({solver}, restitution: 0.5))"
+    )
+}
+
 /// Finding 1: a rod 2 m × 2 cm spinning at 200 rad/s about its centroid,
 /// its end sweeping through a post 5 mm × 1 m. The margin counted the
 /// centroid's speed alone (0 m/s): the rod turned through the post with no
@@ -141,14 +154,7 @@ fn deepest_overlap(s: &mut Scene, steps: usize) -> (f64, usize) {
 /// end) and the rod strikes the post.
 #[test]
 fn a_spinning_rod_never_passes_through_a_post() {
-    let text = |spin: f64, angle: f64| {
-        format!(
-            "Scene(name: \"spin\", gravity: (0, 0), bodies: [
-                Box(name: \"post\", position: (0, 0), size: (0.005, 1.0), fixed: true),
-                Box(name: \"rod\", position: (0.98, 0), angle: {angle}, angular_velocity: {spin}, size: (2.0, 0.02), mass: 1),
-            ], ball_pairs: true, solver: (algorithm: Exact, dt: 1e-3, tau: 0.01, restitution: 0.5))"
-        )
-    };
+    let text = |spin: f64, angle: f64| rod_and_post(spin, angle, "algorithm: Exact, dt: 1e-3, tau: 0.01");
     let mut s = scene(&text(200.0, -0.5));
     let spin0 = s.world.state.qd[2];
     let (overlap, at) = deepest_overlap(&mut s, 300);
@@ -296,19 +302,6 @@ fn mu_does_not_depend_on_how_a_wall_is_written() {
     }
 }
 
-/// A deterministic stream of numbers in [0, 1).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
 /// How many random cases: `CONTACT_LAB_NEVER_LIE_CASES`, else `default`.
 fn cases(default: usize) -> usize {
     std::env::var("CONTACT_LAB_NEVER_LIE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -359,7 +352,7 @@ fn mover(rng: &mut Lcg) -> String {
 /// straight flight from the step's start, `q + s q̇`).
 #[test]
 fn fast_spinning_bodies_never_pass_through_and_strike_only_where_they_touch() {
-    let mut rng = Lcg(36);
+    let mut rng = Lcg::new(36);
     let n = cases(300);
     let (mut struck, mut failures) = (0, Vec::new());
     for case in 0..n {
@@ -554,14 +547,7 @@ fn a_corner_impact_is_located_on_the_floor_to_round_off() {
 /// solved again from its curvature: no step ends inside, at any spin.
 #[test]
 fn under_time_stepping_a_spinning_rod_never_ends_a_step_inside_a_post() {
-    let text = |spin: f64, angle: f64| {
-        format!(
-            "Scene(name: \"spin\", gravity: (0, 0), bodies: [
-                Box(name: \"post\", position: (0, 0), size: (0.005, 1.0), fixed: true),
-                Box(name: \"rod\", position: (0.98, 0), angle: {angle}, angular_velocity: {spin}, size: (2.0, 0.02), mass: 1),
-            ], ball_pairs: true, solver: (scheme: TimeStepping, dt: 1e-3, restitution: 0.5))"
-        )
-    };
+    let text = |spin: f64, angle: f64| rod_and_post(spin, angle, "scheme: TimeStepping, dt: 1e-3");
     for spin in [1000.0, -1000.0, 500.0, -200.0] {
         for angle in [-1.2, -0.5, 0.3, 1.0] {
             let mut s = scene(&text(spin, angle));

@@ -99,6 +99,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::lcg::Lcg;
 use crate::schur::{Envelope, SchurGraph};
 
 /// A friction contact: its rows and coefficient.
@@ -1226,6 +1227,17 @@ pub const PIVOT_TOL: f64 = 1e-9;
 /// 140 discs, at most 1.35 n; the cap was 50 n, 33 s where it was reached).
 pub const LEMKE_PIVOTS: usize = 5;
 
+/// `q` moved by a deterministic hair (`by` of its largest entry,
+/// times a number in `[0.5, 1)` from a fixed [`Lcg`]): the ties of a
+/// degenerate pile (rows at zero, statuses at the cone's edge) that
+/// round-off would break at random are broken once. The caller solves the
+/// statuses found exactly.
+pub fn perturbed(q: &[f64], by: f64) -> Vec<f64> {
+    let qs = q.iter().map(|x| x.abs()).fold(0.0, f64::max);
+    let mut rng = Lcg::new(12345);
+    q.iter().map(|x| x + by * qs * (0.5 + 0.5 * rng.next())).collect()
+}
+
 /// How Lemke's method ended without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LemkeEnd {
@@ -1242,6 +1254,7 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Result<Vec<f64>, LemkeEnd> {
     if q.iter().all(|&x| x >= 0.0) {
         return Ok(vec![0.0; n]);
     }
+    let qp = perturbed(q, PERTURB);
     // Tableau [I | −M | −1 | q]; variables w_0..n, z_0..n, z₀ = 2n.
     let cols = 2 * n + 2;
     let mut t = DMatrix::zeros(n, cols);
@@ -1251,18 +1264,7 @@ pub fn lemke(m: &DMatrix<f64>, q: &[f64]) -> Result<Vec<f64>, LemkeEnd> {
             t[(i, n + j)] = -m[(i, j)];
         }
         t[(i, 2 * n)] = -1.0;
-        t[(i, 2 * n + 1)] = q[i];
-    }
-    // `q` moved by a deterministic hair (PERTURB of its largest entry): the
-    // ties of a degenerate pile (rows at zero, statuses at the cone's edge)
-    // that round-off would break at random are broken once. The caller
-    // solves the statuses found exactly.
-    let qs = q.iter().map(|x| x.abs()).fold(0.0, f64::max);
-    let mut seed = 12345u64;
-    for i in 0..n {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let r = 0.5 + 0.5 * ((seed >> 11) as f64 / (1u64 << 53) as f64);
-        t[(i, 2 * n + 1)] += PERTURB * qs * r;
+        t[(i, 2 * n + 1)] = qp[i];
     }
     let mut basis: Vec<usize> = (0..n).collect();
     let pivot = |t: &mut DMatrix<f64>, r: usize, c: usize| {
@@ -1378,11 +1380,8 @@ mod tests {
     }
 
     fn random_problem(seed: u64, ncontacts: usize, ndofs: usize) -> Problem {
-        let mut s = seed;
-        let mut rnd = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rng = Lcg::new(seed);
+        let mut rnd = || rng.range(-1.0, 1.0);
         // J (2 rows a contact) random, M = I: A = J Jᵀ, PSD.
         let m = 2 * ncontacts;
         let j = DMatrix::from_fn(m, ndofs, |_, _| rnd());

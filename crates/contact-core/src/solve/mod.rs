@@ -6,12 +6,14 @@
 //! ([`cone_fixed_point`], accelerated by [`anderson`], rescued by
 //! non-smooth Gauss–Seidel, [`nsgs`]).
 //!
-//! May import: `geometry` (sparse rows), nothing above.
+//! May import: `geometry` (sparse rows), `lcg`, nothing above.
 
 pub mod anderson;
+pub mod anitescu_potra;
 pub mod cone_fixed_point;
 pub mod coulomb;
 pub mod ipm;
 pub mod lcp;
 pub mod nsgs;
 pub mod schur;
+pub mod sparse_lemke;

@@ -173,11 +173,8 @@ mod tests {
     /// positive definite blocks: the status it returns holds.
     #[test]
     fn the_local_answer_meets_coulombs_law() {
-        let mut s = 7u64;
-        let mut rnd = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rng = crate::lcg::Lcg::new(7);
+        let mut rnd = || rng.range(-1.0, 1.0);
         for _ in 0..10_000 {
             // W = Jᵀ J of a random 2×3 J (a disc: n and t through its centre or not).
             let j = [[rnd(), rnd(), rnd()], [rnd(), rnd(), rnd()]];

@@ -1,0 +1,183 @@
+//! Anitescu–Potra's complementarity problem for planar Coulomb friction at
+//! the velocity level, kept sparse: the complete method of
+//! [`crate::cone_fixed_point`] on islands too large for a dense tableau.
+//!
+//! With `A = J M⁻¹ Jᵀ` over the normal rows `n` and the tangential rows `t`
+//! of the contacts with friction, `b = −(J v_free + c)`, and per contact
+//! with coefficient `μ` the unknowns `P_n`, `λ⁺`, `λ⁻` (`P_t = λ⁺ − λ⁻`)
+//! and the slack `β` (the slip's magnitude):
+//!
+//! ```text
+//! w_n = A_n· P − b_n         ≥ 0 ⊥ P_n ≥ 0
+//! w⁺  = A_t· P − b_t + β     ≥ 0 ⊥ λ⁺ ≥ 0
+//! w⁻  = −A_t· P + b_t + β    ≥ 0 ⊥ λ⁻ ≥ 0
+//! w_β = μ P_n − λ⁺ − λ⁻      ≥ 0 ⊥ β ≥ 0
+//! ```
+//!
+//! (Stewart & Trinkle 1996, Anitescu & Potra 1997; rows without friction
+//! keep only their first line). Its matrix is copositive-plus, and the
+//! problem always has an answer: Lemke's method ([`crate::sparse_lemke`])
+//! finds one. `A` has the sparsity of the contact graph ([`SchurGraph`]),
+//! and so has the problem's matrix: four unknowns a contact, a few dozen
+//! non-zeros a row.
+//!
+//! The answer goes back to the cone's edges of [`crate::cone_fixed_point`]:
+//! `π± = (P_n ± P_t/μ)/2`, clipped into the cone (`|P_t| ≤ μ P_n (1 + ε)`
+//! to round-off gives an edge at `−ε`).
+
+use crate::constraint::SparseRow;
+use crate::schur::SchurGraph;
+use crate::sparse_lemke::{self, LemkeEnd, SparseLcp};
+
+/// The problem of an island and where its unknowns sit.
+pub struct Problem {
+    pub lcp: SparseLcp,
+    /// Normal rows (all inequalities).
+    nn: usize,
+    /// Per normal row, `(k, μ)` of its contact with friction: its unknowns
+    /// `λ⁺, λ⁻, β` are `nn + 3k ..`.
+    friction: Vec<Option<(usize, f64)>>,
+}
+
+impl Problem {
+    /// The problem of the rows `normal` (the first `neq` equalities), each
+    /// with its tangential row and `μ` where it has friction, with targets
+    /// `c` (per normal row); `None` where the island has equalities (a rod,
+    /// a pin: they are no complementarity rows, and their elimination is
+    /// dense).
+    pub fn new(
+        normal: &[&SparseRow],
+        tangent: &[Option<(&SparseRow, f64)>],
+        neq: usize,
+        minv: &[f64],
+        vfree: &[f64],
+        c: &[f64],
+    ) -> Option<Problem> {
+        if neq > 0 {
+            return None;
+        }
+        let nn = normal.len();
+        let mut jrows: Vec<&SparseRow> = normal.to_vec();
+        let mut friction = vec![None; nn];
+        // The contact of each tangential row of `jrows`.
+        let mut tangent_of_row = Vec::new();
+        for (i, t) in tangent.iter().enumerate() {
+            if let Some((t, mu)) = *t
+                && mu > 0.0
+            {
+                friction[i] = Some((tangent_of_row.len(), mu));
+                tangent_of_row.push(i);
+                jrows.push(t);
+            }
+        }
+        let k = tangent_of_row.len();
+        let graph = SchurGraph::new(&jrows, minv);
+        let b: Vec<f64> =
+            jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < nn { c[i] } else { 0.0 })).collect();
+        let mut lcp = SparseLcp::new(nn + 3 * k);
+        // Row `row` of `A P` into LCP row `to`, times `sign`: a normal
+        // column is `P_n`'s, a tangential one `λ⁺ − λ⁻`'s.
+        let put = |lcp: &mut SparseLcp, row: usize, to: usize, sign: f64| {
+            let entries = std::iter::once((row, graph.diag[row])).chain(graph.adj[row].iter().copied());
+            for (j, a) in entries {
+                if j < nn {
+                    lcp.add(to, j, sign * a);
+                } else {
+                    let p = nn + 3 * (j - nn);
+                    lcp.add(to, p, sign * a);
+                    lcp.add(to, p + 1, -sign * a);
+                }
+            }
+        };
+        for (i, bi) in b.iter().enumerate().take(nn) {
+            put(&mut lcp, i, i, 1.0);
+            lcp.q[i] = -bi;
+        }
+        for (kk, &i) in tangent_of_row.iter().enumerate() {
+            let (p, mu) = (nn + 3 * kk, friction[i].expect("a friction contact").1);
+            let t = nn + kk;
+            put(&mut lcp, t, p, 1.0);
+            lcp.add(p, p + 2, 1.0);
+            lcp.q[p] = -b[t];
+            put(&mut lcp, t, p + 1, -1.0);
+            lcp.add(p + 1, p + 2, 1.0);
+            lcp.q[p + 1] = b[t];
+            lcp.add(p + 2, i, mu);
+            lcp.add(p + 2, p, -1.0);
+            lcp.add(p + 2, p + 1, -1.0);
+        }
+        Some(Problem { lcp, nn, friction })
+    }
+
+    /// Lemke's method on the problem: `(P_n, P_t)` per normal row.
+    pub fn solve(&self) -> Result<(Vec<f64>, Vec<f64>), LemkeEnd> {
+        let nn = self.nn;
+        let z = sparse_lemke::lemke(&self.lcp)?;
+        let normal = z[..nn].to_vec();
+        let tangent = self.friction.iter().map(|f| f.map_or(0.0, |(k, _)| z[nn + 3 * k] - z[nn + 3 * k + 1])).collect();
+        Ok((normal, tangent))
+    }
+
+    /// `μ` of normal row `i` (0 without friction).
+    pub fn mu(&self, i: usize) -> f64 {
+        self.friction[i].map_or(0.0, |(_, mu)| mu)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coulomb::{self, FrictionContact, dense_a};
+    use crate::lcg::Lcg;
+
+    /// Random contacts on `3 n` coordinates (full row rank: every target is
+    /// reachable, so an answer exists), some without friction, the last
+    /// normal row doubled where `hyperstatic` (a singular `A`): the answer
+    /// meets the dense problem's strict contract (`coulomb`, its own
+    /// oracle of Coulomb's law).
+    #[test]
+    fn lemkes_answer_meets_coulombs_law_on_random_islands() {
+        let mut rng = Lcg::new(11);
+        for case in 0..200 {
+            let n = 2 + case % 9;
+            let hyperstatic = case % 3 == 0;
+            let dofs = 3 * n;
+            let minv: Vec<f64> = (0..dofs).map(|_| rng.range(0.2, 5.0)).collect();
+            let row = |rng: &mut Lcg| {
+                let cols: Vec<(usize, f64)> =
+                    (0..4).map(|_| ((rng.next() * dofs as f64) as usize, rng.range(-1.0, 1.0))).collect();
+                SparseRow::from_entries(&cols)
+            };
+            let mut normal: Vec<SparseRow> = (0..n).map(|_| row(&mut rng)).collect();
+            let tangent: Vec<SparseRow> = (0..n).map(|_| row(&mut rng)).collect();
+            let mut mu: Vec<f64> = (0..n).map(|_| if rng.next() < 0.2 { 0.0 } else { rng.range(0.05, 2.0) }).collect();
+            if hyperstatic {
+                normal.push(normal[n - 1]);
+                mu.push(0.0);
+            }
+            let nn = normal.len();
+            let vfree: Vec<f64> = (0..dofs).map(|_| rng.range(-2.0, 2.0)).collect();
+            let c: Vec<f64> = (0..nn).map(|_| rng.range(-0.5, 0.5)).collect();
+            let nrefs: Vec<&SparseRow> = normal.iter().collect();
+            let trefs: Vec<Option<(&SparseRow, f64)>> =
+                (0..nn).map(|i| (i < n && mu[i] > 0.0).then(|| (&tangent[i], mu[i]))).collect();
+            let problem = Problem::new(&nrefs, &trefs, 0, &minv, &vfree, &c).expect("no equalities");
+            let (pn, pt) = problem.solve().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            // The dense oracle: normal rows, then one tangential row a contact with friction.
+            let mut jrows = nrefs.clone();
+            let mut contacts = Vec::new();
+            let mut lambda = pn.clone();
+            for i in 0..nn {
+                if let Some((t, mu)) = trefs[i] {
+                    contacts.push(FrictionContact { normal: i, tangent: jrows.len(), mu, sliding: None });
+                    jrows.push(t);
+                    lambda.push(pt[i]);
+                }
+            }
+            let b = jrows.iter().enumerate().map(|(i, r)| -(r.dot(&vfree) + if i < nn { c[i] } else { 0.0 })).collect();
+            let oracle = coulomb::Problem::new(dense_a(&jrows, &minv), b, 0, nn, contacts);
+            let ratio = oracle.strict_ratio(&lambda);
+            assert!(ratio <= 1.0, "case {case} ({nn} rows, hyperstatic {hyperstatic}): contract missed by {ratio}");
+        }
+    }
+}
