@@ -45,7 +45,9 @@
 //!
 //! On a 300-ball pile, round-off in the basis (up to 1e-8 of the basic
 //! values between two factorizations) outweighs that hair: one walk in
-//! five cycles to its cap or ends on a false ray. It is then walked again
+//! five cycles or ends on a false ray. A cycle is caught where a basis
+//! comes back at a factorization (the walk's state there is its basis and
+//! the variable that left, so it would repeat for ever), not at the cap. It is then walked again
 //! with a hair of 1e-8 ([`PERTURBATIONS`]). The caller holds the answer to
 //! its own contract: a ray or the cap of pivots is a failure it reports,
 //! never an answer.
@@ -57,6 +59,8 @@
 //! factorization). Which rows a hyperstatic pile's answer needs in its
 //! basis is not which rows the last step's forces had: that is the next
 //! thing to look at.
+
+use std::hash::{Hash, Hasher};
 
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
@@ -270,8 +274,16 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
     basis.pivot(r0, &vec![-1.0; m]);
     let mut leaving = vars[r0];
     vars[r0] = z0;
+    let mut seen = std::collections::HashSet::new();
     for pivots in 0..(PIVOTS * m + 100) {
         if pivots > 0 && pivots % REFACTOR == 0 {
+            // At a factorization the walk's state is its basis and the
+            // variable that left: where they come back, it cycles.
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&vars, leaving).hash(&mut h);
+            if !seen.insert(h.finish()) {
+                return Err(LemkeEnd::Cap);
+            }
             basis = Basis::factor(lcp, &vars, &cover).ok_or(LemkeEnd::Cap)?;
             x = basis.solve(&q);
             if !x.iter().all(|v| v.is_finite()) {
