@@ -31,7 +31,7 @@ use crate::sparse_lemke::{self, LemkeEnd, SparseLcp};
 
 /// The problem of an island and where its unknowns sit.
 pub struct Problem {
-    pub lcp: SparseLcp,
+    lcp: SparseLcp,
     /// Normal rows (all inequalities).
     nn: usize,
     /// Per normal row, `(k, μ)` of its contact with friction: its unknowns
@@ -116,11 +116,6 @@ impl Problem {
         let normal = z[..nn].to_vec();
         let tangent = self.friction.iter().map(|f| f.map_or(0.0, |(k, _)| z[nn + 3 * k] - z[nn + 3 * k + 1])).collect();
         Ok((normal, tangent))
-    }
-
-    /// `μ` of normal row `i` (0 without friction).
-    pub fn mu(&self, i: usize) -> f64 {
-        self.friction[i].map_or(0.0, |(_, mu)| mu)
     }
 }
 

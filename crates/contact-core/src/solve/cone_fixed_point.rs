@@ -299,9 +299,9 @@ pub fn solve(
         // A small island: the complete dense solve at the first stall
         // (pivoting, Lemke's method, the enumeration of every status, which
         // also proves where none holds), its cost bounded by its size.
-        let complete = |limit: usize| match Exact::new(rows, minv, vfree, c, &contacts, limit) {
-            Some(exact) => exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p)),
-            None => None,
+        let complete = |limit: usize| {
+            let exact = Exact::new(rows, minv, vfree, c, &contacts, limit)?;
+            exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p))
         };
         let give_up = |nearest: f64| {
             lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }))
@@ -391,10 +391,7 @@ fn sparse_lemke(
     let meets = |p: &[f64]| ratio(p) <= 1.0;
     let problem = anitescu_potra::Problem::new(&rows.normal, &rows.tangent, rows.neq, minv, vfree, c)?;
     let (pn, pt) = problem.solve().ok()?;
-    let p: Vec<f64> = edge
-        .iter()
-        .map(|e| if e.sign == 0.0 { pn[e.row] } else { (0.5 * (pn[e.row] + e.sign * pt[e.row] / e.mu)).max(0.0) })
-        .collect();
+    let p = edge_impulses(edge, |row| (pn[row], pt[row]));
     if meets(&p) {
         return Some(p);
     }
@@ -470,21 +467,21 @@ impl Exact {
     /// from `modes`, Lemke's method, the enumeration where small), as edge
     /// impulses.
     fn solve(&self, modes: Vec<Mode>, edge: &[Edge]) -> Option<Vec<f64>> {
-        self.edges(self.problem.solve(modes).ok()?.lambda, edge)
+        let lambda = self.problem.solve(modes).ok()?.lambda;
+        Some(edge_impulses(edge, |row| (lambda[row], self.tangent_of[row].map_or(0.0, |t| lambda[t]))))
     }
+}
 
-    /// Edge impulses from `λ` over the rows.
-    fn edges(&self, lambda: Vec<f64>, edge: &[Edge]) -> Option<Vec<f64>> {
-        Some(
-            edge.iter()
-                .map(|e| match self.tangent_of[e.row] {
-                    // Inside the cone to round-off: `|P_t| ≤ μ P_n (1 + ε)` gives an edge at −ε.
-                    Some(t) if e.sign != 0.0 => (0.5 * (lambda[e.row] + e.sign * lambda[t] / e.mu)).max(0.0),
-                    _ => lambda[e.row],
-                })
-                .collect(),
-        )
-    }
+/// Edge impulses `π± = (P_n ± P_t/μ)/2` from `(P_n, P_t)` of each normal
+/// row (`P_n` on a row without friction), clipped into the cone: `|P_t| ≤
+/// μ P_n (1 + ε)` to round-off gives an edge at `−ε`.
+fn edge_impulses(edge: &[Edge], of: impl Fn(usize) -> (f64, f64)) -> Vec<f64> {
+    edge.iter()
+        .map(|e| {
+            let (pn, pt) = of(e.row);
+            if e.sign == 0.0 { pn } else { (0.5 * (pn + e.sign * pt / e.mu)).max(0.0) }
+        })
+        .collect()
 }
 
 /// The answer per normal row from the edges' impulses `pi`.
@@ -556,15 +553,8 @@ impl Sweep {
 
     /// Edge impulses `π± = (P_n ± P_t/μ)/2` from rows.
     fn edges(&self, edge: &[Edge], lambda: &[f64]) -> Vec<f64> {
-        edge.iter()
-            .map(|e| {
-                if e.sign == 0.0 {
-                    lambda[e.row]
-                } else {
-                    (0.5 * (lambda[e.row] + e.sign * lambda[self.tangent_of[e.row]] / e.mu)).max(0.0)
-                }
-            })
-            .collect()
+        let tangent = |row: usize| self.tangent_of[row];
+        edge_impulses(edge, |row| (lambda[row], if tangent(row) == usize::MAX { 0.0 } else { lambda[tangent(row)] }))
     }
 }
 

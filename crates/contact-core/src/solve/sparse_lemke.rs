@@ -44,10 +44,11 @@
 //! answer only where every basic value stays `≥ 0` to round-off.
 //!
 //! On a 300-ball pile, round-off in the basis (up to 1e-8 of the basic
-//! values between two factorizations) outweighs that hair: one walk in
-//! five cycles or ends on a false ray. A cycle is caught where a basis
-//! comes back at a factorization (the walk's state there is its basis and
-//! the variable that left, so it would repeat for ever), not at the cap. It is then walked again
+//! values between two factorizations) outweighs that hair: about two walks
+//! in five fail (at the cap, on a last basis the true `q` leaves, on a
+//! false ray, or in a cycle, caught where a basis comes back at a
+//! factorization: the walk's state there is its basis and the variable
+//! that left, so it would repeat for ever). The walk is then tried again
 //! with a hair of 1e-8 ([`PERTURBATIONS`]). The caller holds the answer to
 //! its own contract: a ray or the cap of pivots is a failure it reports,
 //! never an answer.
@@ -62,10 +63,10 @@
 
 use std::hash::{Hash, Hasher};
 
+use faer::Mat;
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMat, Triplet};
-use faer::{Mat, MatMut};
 
 pub use crate::coulomb::LemkeEnd;
 use crate::coulomb::{PIVOT_TOL, perturbed};
@@ -141,13 +142,12 @@ struct Basis {
 }
 
 impl Basis {
-    /// Factors the basis whose position `p` holds `vars[p]` (`cover`: the
-    /// column of `z₀`).
-    fn factor(lcp: &SparseLcp, vars: &[Var], cover: &[f64]) -> Option<Basis> {
+    /// Factors the basis whose position `p` holds `vars[p]`.
+    fn factor(lcp: &SparseLcp, vars: &[Var]) -> Option<Basis> {
         let m = lcp.len();
         let mut entries = Vec::new();
         for (p, &v) in vars.iter().enumerate() {
-            for (i, x) in column(lcp, v, cover) {
+            for (i, x) in column(lcp, v) {
                 entries.push(Triplet::new(i, p, x));
             }
         }
@@ -191,7 +191,7 @@ impl Basis {
             u[*r] = (u[*r] - s) / d[0].1;
         }
         let mut x = Mat::<f64>::from_fn(self.m, 1, |k, _| u[k]);
-        transpose_solve(&self.lu, x.as_mut());
+        self.lu.solve_transpose_in_place(x.as_mut());
         (0..self.m).map(|k| x[(k, 0)]).collect()
     }
 
@@ -203,19 +203,15 @@ impl Basis {
     }
 }
 
-fn transpose_solve(lu: &Lu<usize, f64>, x: MatMut<'_, f64>) {
-    lu.solve_transpose_in_place(x);
-}
-
-/// The column of variable `v` in (1); `cover`: the column of `z₀`.
-fn column(lcp: &SparseLcp, v: Var, cover: &[f64]) -> Vec<(usize, f64)> {
+/// The column of variable `v` in (1).
+fn column(lcp: &SparseLcp, v: Var) -> Vec<(usize, f64)> {
     let m = lcp.len();
     if v < m {
         vec![(v, 1.0)]
     } else if v < 2 * m {
         lcp.cols[v - m].iter().map(|&(i, x)| (i, -x)).collect()
     } else {
-        cover.iter().copied().enumerate().filter(|(_, x)| *x != 0.0).collect()
+        (0..m).map(|i| (i, -1.0)).collect()
     }
 }
 
@@ -239,8 +235,7 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
     let m = lcp.len();
     let qs = lcp.q.iter().map(|x| x.abs()).fold(0.0, f64::max);
     let mut vars: Vec<Var> = (0..m).collect();
-    let cover = vec![-1.0; m];
-    let mut basis = Basis::factor(lcp, &vars, &cover).ok_or(LemkeEnd::Cap)?;
+    let mut basis = Basis::factor(lcp, &vars).ok_or(LemkeEnd::Cap)?;
     // The basic values for the true `q`, and the answer where they hold.
     let answer = |basis: &Basis, vars: &[Var]| -> Option<Vec<f64>> {
         let x = basis.solve(&lcp.q);
@@ -284,14 +279,14 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
             if !seen.insert(h.finish()) {
                 return Err(LemkeEnd::Cap);
             }
-            basis = Basis::factor(lcp, &vars, &cover).ok_or(LemkeEnd::Cap)?;
+            basis = Basis::factor(lcp, &vars).ok_or(LemkeEnd::Cap)?;
             x = basis.solve(&q);
             if !x.iter().all(|v| v.is_finite()) {
                 return Err(LemkeEnd::Cap);
             }
         }
         let entering = if leaving < m { leaving + m } else { leaving - m };
-        let d = basis.ftran(&column(lcp, entering, &cover));
+        let d = basis.ftran(&column(lcp, entering));
         if !d.iter().all(|v| v.is_finite()) {
             return Err(LemkeEnd::Cap);
         }
@@ -327,7 +322,7 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
         if leaving == z0 {
             // The statuses found, solved with the true `q` on a fresh
             // factorization.
-            let basis = Basis::factor(lcp, &vars, &cover).ok_or(LemkeEnd::Cap)?;
+            let basis = Basis::factor(lcp, &vars).ok_or(LemkeEnd::Cap)?;
             return answer(&basis, &vars).ok_or(LemkeEnd::Cap);
         }
     }
