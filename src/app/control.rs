@@ -129,9 +129,10 @@ pub fn apply_actions(world: &mut World) {
                     state_jumped(world, StateJumped { new_scene: false, reset: true });
                     world.resource_mut::<ViewTransform>().fit_pending = true;
                     let plays = opening_text(&opening).replace("Paused at t = 0: ", "");
-                    world
-                        .resource_mut::<Status>()
-                        .say(now, format!("Reset to t = 0, paused ({plays}); kept {kept} (Shift+R resets all)"));
+                    world.resource_mut::<Status>().say_while_paused(
+                        now,
+                        format!("Reset to t = 0, paused ({plays}); kept {kept} (Shift+R resets all)"),
+                    );
                 }
             }
             LabAction::ResetAll => {

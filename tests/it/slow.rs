@@ -5,9 +5,14 @@ use std::time::Duration;
 
 use contact_core::Algorithm;
 use contact_core::scene::Overrides;
-use contact_lab::app::physics::slow::{Remedy, diagnose, with_balls};
+use contact_lab::app::physics::slow::{Measured, Remedy, diagnose, with_balls};
 
 use crate::common::*;
+
+/// Every recent step at `step`, `frames` drawn a second, the run at 0.5× real time.
+fn cost(step: Duration, frames: f64) -> Measured {
+    Measured { mean: step, last: step, frames, pace: 0.5 }
+}
 
 #[test]
 fn right_holding_a_pulling_row_is_named_and_exact_is_offered() {
@@ -16,7 +21,7 @@ fn right_holding_a_pulling_row_is_named_and_exact_is_offered() {
     assert_eq!(s.world.settings.algorithm, Algorithm::Right);
     let report = (0..10).map(|_| s.world.step(s.dt)).last().expect("ten steps");
     assert!(report.min_lambda.is_some_and(|l| l < 0.0), "Right holds λ < 0 here: {:?}", report.min_lambda);
-    let slow = diagnose(&s.world, &report, Duration::from_millis(50), true, 1.0, 30.0);
+    let slow = diagnose(&s.world, &report, &cost(Duration::from_millis(50), 30.0), true, 1.0);
     assert!(slow.cause.contains("λ < 0"), "the cause names the pulling rows: {}", slow.cause);
     assert!(slow.cause.contains("50.0 ms"), "and the step's cost: {}", slow.cause);
     assert!(slow.cause.contains("0.02× real time"), "h / cost = 1 ms / 50 ms: {}", slow.cause);
@@ -26,7 +31,7 @@ fn right_holding_a_pulling_row_is_named_and_exact_is_offered() {
     s.world.settings.algorithm = Algorithm::Exact;
     let report = s.world.step(s.dt);
     assert!(report.min_lambda.is_none_or(|l| l >= 0.0));
-    assert!(diagnose(&s.world, &report, Duration::from_millis(50), true, 1.0, 30.0).remedies.is_empty());
+    assert!(diagnose(&s.world, &report, &cost(Duration::from_millis(50), 30.0), true, 1.0).remedies.is_empty());
 }
 
 #[test]
@@ -37,18 +42,18 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
     s.world.settings.sleep.enabled = false;
     s.world.settings.scheme = contact_core::Scheme::EventDriven;
     let report = s.world.step(s.dt);
-    let slow = diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0);
+    let slow = diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), true, 1.0);
     assert_eq!(slow.remedies, vec![Remedy::TimeStepping, Remedy::Sleep, Remedy::Balls(60)], "{}", slow.cause);
     // Not from a file: nothing to reload.
     assert_eq!(
-        diagnose(&s.world, &report, Duration::from_millis(30), false, 1.0, 30.0).remedies,
+        diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), false, 1.0).remedies,
         vec![Remedy::TimeStepping, Remedy::Sleep]
     );
     // Under time-stepping every body steps (no sleep to offer), and it is
     // not offered again: fewer balls is what is left.
     s.world.settings.scheme = contact_core::Scheme::TimeStepping;
     let report = s.world.step(s.dt);
-    let slow = diagnose(&s.world, &report, Duration::from_millis(30), true, 1.0, 30.0);
+    let slow = diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), true, 1.0);
     assert_eq!(slow.remedies, vec![Remedy::Balls(60)]);
     // It names what the step solved: velocity problems, no rewinds.
     assert!(slow.cause.contains("1 velocity problem(s), time-stepping"), "{}", slow.cause);
@@ -67,8 +72,23 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
 fn a_cheap_step_behind_real_time_names_the_frames_not_the_physics() {
     let mut s = scene("billiard-corner.ron");
     let report = s.world.step(s.dt);
-    let slow = diagnose(&s.world, &report, Duration::from_micros(70), true, 1.0, 10.9);
+    let slow = diagnose(&s.world, &report, &cost(Duration::from_micros(70), 10.9), true, 1.0);
     assert!(slow.cause.starts_with("the window draws 11 frames/s"), "{}", slow.cause);
     assert!(slow.cause.contains("14× real time"), "{}", slow.cause);
     assert!(slow.remedies.is_empty(), "nothing of the physics helps: {:?}", slow.remedies);
+}
+
+/// A pile alternates cheap steps and dear ones: the bound is the mean's, and
+/// the last step is named beside it (issue 47, item 9: "a step of 1 ms costs
+/// 10.8 ms (at most 0.09× real time)" beside a toolbar at 0.688×).
+#[test]
+fn the_bound_comes_from_the_mean_cost_and_the_last_step_is_named_beside_it() {
+    let mut s = scene("billiard-corner.ron");
+    let report = s.world.step(s.dt);
+    let measured =
+        Measured { mean: Duration::from_micros(1452), last: Duration::from_micros(10_800), frames: 30.0, pace: 0.688 };
+    let slow = diagnose(&s.world, &report, &measured, false, 1.0);
+    assert!(slow.cause.contains("costs 1.5 ms on average, 10.8 ms the last"), "{}", slow.cause);
+    assert!(slow.cause.contains("at most 0.69× real time"), "h / mean = 1 / 1.452: {}", slow.cause);
+    assert_eq!(slow.pace, 0.688, "the measured pace, the toolbar's");
 }

@@ -81,6 +81,9 @@ pub struct Status {
     /// step with friction that missed its contract): the status bar offers
     /// it in one click (issue 46, deliverable 6).
     pub offer_time_stepping: bool,
+    /// The text says how the clock runs ("Playing in real time"): while the
+    /// run is slower than that, the status bar's slow row stands for it.
+    pub clock: bool,
 }
 
 impl Status {
@@ -90,7 +93,13 @@ impl Status {
         self.error = false;
         self.while_paused = false;
         self.offer_time_stepping = false;
+        self.clock = false;
         info!("{}", self.text);
+    }
+    /// Says how the clock runs ([`Status::clock`]).
+    pub fn say_clock(&mut self, now: f64, text: impl Into<String>) {
+        self.say(now, text);
+        self.clock = true;
     }
     /// Says a text that holds while the clock is paused ("Space plays it"): it is
     /// cleared when the clock plays ([`forget_paused_text`]).
@@ -104,13 +113,29 @@ impl Status {
         self.error = true;
         self.while_paused = false;
         self.offer_time_stepping = false;
+        self.clock = false;
         warn!("{}", self.text);
     }
 }
 
-/// A text said while paused goes when the clock plays: no stale "Space plays it".
-pub fn forget_paused_text(mut status: ResMut<Status>, virt: Res<Time<Virtual>>) {
-    if status.while_paused && !virt.is_paused() {
+/// A text said while paused goes when the clock plays, or when the lab's
+/// time moves away from the instant it spoke of (a step, the timeline, a
+/// reset): no stale "Space plays it", no "Paused at t = 0.02 s" shown at
+/// t = 0.001 s. `said`: the message's time stamp and the lab's time then.
+pub fn forget_paused_text(
+    mut status: ResMut<Status>,
+    virt: Res<Time<Virtual>>,
+    lab: Option<Res<super::Lab>>,
+    mut said: Local<(f64, f64)>,
+) {
+    if !status.while_paused {
+        return;
+    }
+    let t = lab.map_or(0.0, |lab| lab.time());
+    if said.0 != status.at {
+        *said = (status.at, t);
+    }
+    if !virt.is_paused() || t != said.1 {
         status.text.clear();
         status.while_paused = false;
     }

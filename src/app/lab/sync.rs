@@ -77,7 +77,7 @@ fn install(world: &mut World, request: InstallScene) {
         let now = world.resource::<Time<Real>>().elapsed_secs_f64();
         let text = super::clock::opening_text(&opening);
         let mut status = world.resource_mut::<super::Status>();
-        if opening.paused { status.say_while_paused(now, text) } else { status.say(now, text) }
+        if opening.paused { status.say_while_paused(now, text) } else { status.say_clock(now, text) }
     }
     world.write_message(StateJumped { new_scene: true, reset: false });
 }

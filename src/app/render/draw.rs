@@ -311,11 +311,11 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
         .flat_map(|(k, s)| geometry::constraint_forces(world, k, s.lambda, &at).into_iter().map(move |cf| (k, cf)))
         .collect();
     // Friction, on the same scale (Coulomb: at most μ times the push beside it).
-    let frictions: Vec<geometry::ConstraintForce> = status
+    let frictions: Vec<(f64, geometry::ConstraintForce)> = status
         .iter()
         .enumerate()
         .filter(|(_, s)| s.handled && s.friction != 0.0)
-        .flat_map(|(k, s)| geometry::friction_forces(world, k, s.friction, &at))
+        .flat_map(|(k, s)| geometry::friction_forces(world, k, s.friction, &at).into_iter().map(|cf| (s.friction, cf)))
         .collect();
     let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
     // The largest within 15 % of the view; in a crowd (a pile, a pyramid)
@@ -336,8 +336,19 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
             arrow(g, cf.at, v, head, palette::bevy(rgb));
         }
     }
-    for cf in frictions {
-        outlined_arrow(g, cf.at, cf.force * look.lambda_scale, head, px(1.0), palette::bevy(palette::FRICTION));
+    // Each friction arrow lies along the surface a few pixels outside its
+    // body (`force = λ_t n̂⊥`, so `n̂ = −force⊥ / λ_t` points into the body):
+    // drawn on the body, it was lost on a yellow block (issue 47, item 7).
+    // A friction well below the push beside it (μ = 0.2 on the incline) is
+    // drawn at least two and a half heads long, so its direction reads from
+    // the back of a room; its size is in the table and the hover.
+    for (friction, cf) in frictions {
+        let inward = -cf.force.perp() / friction;
+        let at = cf.at - inward.normalize_or_zero() * px(6.0);
+        let v = cf.force * look.lambda_scale;
+        let shortest = 2.5 * head;
+        let v = if v.length() < shortest { v.normalize_or_zero() * shortest } else { v };
+        outlined_arrow(g, at, v, head, px(1.0), palette::bevy(palette::FRICTION));
     }
 }
 

@@ -384,7 +384,9 @@ fn slowness(data: &PanelData) -> Option<Slowness> {
         (0..world.model.bodies.len()).filter(|&b| world.model.bodies[b].is_dynamic()).all(|b| is_ball(world, b));
     let frames = 1.0 / data.real.delta_secs_f64().max(1e-3);
     let speed = data.settings.speed;
-    Some(slow::diagnose(world, report, data.worker.last, lab.scene.path.is_some() && balls, speed, frames))
+    let measured =
+        slow::Measured { mean: data.worker.mean, last: data.worker.last, frames, pace: data.state.rate.value };
+    Some(slow::diagnose(world, report, &measured, lab.scene.path.is_some() && balls, speed))
 }
 
 /// Does what the status bar's button offered: one click.
@@ -449,7 +451,8 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
     if let Some(slow) = slow {
         ui.horizontal(|ui| {
             let warn = palette::egui(palette::WARN);
-            ui.label(egui::RichText::new("⚠ slower than real time").strong().color(warn)).on_hover_text(
+            let pace = format!("⚠ slower than real time: {:.2}×", slow.pace);
+            ui.label(egui::RichText::new(pace).strong().color(warn)).on_hover_text(
                 "The steps owed this frame took longer than the physics budget: steps were dropped so that the \
                  window stays responsive.",
             );
@@ -462,9 +465,9 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
                 .on_hover_text(&slow.cause);
         });
     }
-    // Behind, an old message ("Playing in real time") would say otherwise:
-    // the slow row stands for it until a new message comes.
-    if slow.is_some() && !fresh {
+    // Behind, an old message, or one that says how the clock runs ("Playing in
+    // real time"), would say otherwise: the slow row stands for it.
+    if slow.is_some() && (!fresh || status.clock) {
         return clicked;
     }
     let text = egui::RichText::new(&status.text).color(color);

@@ -68,6 +68,8 @@ impl Overlay<'_, '_, '_> {
         let draw = self.data.draw.clone();
 
         let top_label_end = if draw.labels { self.top_label(&p) } else { self.rect.min.x };
+        // The method and clock's line along the top (see `top_label`).
+        let clock = egui::Rect::from_min_max(self.rect.min, Pos2::new(top_label_end, self.rect.min.y + 30.0));
         if draw.grid {
             self.axes(&p, top_label_end);
         }
@@ -206,6 +208,9 @@ impl Overlay<'_, '_, '_> {
                     });
                 let Some(q) = spot else { continue };
                 label(&p, scr(q + off), anchor, &text, 13.0, palette::egui(palette::state_rgb(state)));
+                // The next wall's label keeps off this one (a narrow box's
+                // two walls wrote "wall_left" over "wall_right": item 11).
+                taken.push(anchor.anchor_size(scr(q + off), size).expand(3.0));
             }
         }
 
@@ -340,7 +345,14 @@ impl Overlay<'_, '_, '_> {
                     },
                 ]);
                 let text = format!("{} ({}, {}) m", b.name, num(at[i].x), num(at[i].y));
-                label(&p, e - dir * 12.0, anchor, &text, 12.0, Color32::from_gray(220));
+                // Below the method and clock along the top, never under it
+                // (b7 of the billiard wrote its place over the clock: item 11).
+                let mut spot = e - dir * 12.0;
+                let r = label_rect(&p, spot, anchor, &text, 12.0).expand(2.0);
+                if r.intersects(clock) {
+                    spot.y += clock.max.y - r.min.y;
+                }
+                label(&p, spot, anchor, &text, 12.0, Color32::from_gray(220));
             }
         }
 
