@@ -98,12 +98,14 @@ pub struct Placement {
 /// radius in points), off `avoid` (presenter mode's banner, labels) and off
 /// what `covered` says a window covers (compare's readout), in view.
 /// Where the focus fills the view, beside it, its bottom at `bottom` (the
-/// window's content, above the status bar).
+/// window's content, above the status bar), its top below `free` (the
+/// right panel's, the left one's: where what a step asks to read ends).
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
     bottom: f32,
+    free: [f32; 2],
     focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
@@ -140,6 +142,8 @@ pub fn place(
     // plots panel (or the left one), the leader line across to the contact.
     // Not its top: the panel's buttons and the first plot's title and
     // legend are there, the plot a tour step asks to read (issue 47).
+    // Presenter mode's one plot reached under it (issue 47, item 4): a side
+    // whose free part is shorter than the inset is no place for it.
     let low = (bottom - size.y - 8.0).max(rect.min.y + 8.0);
     let outside = [
         egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, low), size),
@@ -148,7 +152,13 @@ pub fn place(
     let frame = spots
         .into_iter()
         .map(|s| (fit(s), false))
-        .chain(outside.into_iter().filter(|r| r.min.x >= 0.0).map(|r| (r, true)))
+        .chain(
+            outside
+                .into_iter()
+                .zip(free)
+                .filter(|(r, free)| r.min.x >= 0.0 && r.min.y >= *free)
+                .map(|(r, _)| (r, true)),
+        )
         .min_by_key(|&(r, out)| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()

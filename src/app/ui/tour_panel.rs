@@ -43,16 +43,26 @@ impl TourPanel<'_, '_, '_> {
         let running = running_step(state, self.data.lab.as_deref());
         let n = tour.steps.len();
         let cur = state.current.min(n - 1);
-        ui.label(RichText::new(&tour.title).heading().strong());
+        // The tour's own description on its first step; on the others it is
+        // the title's hover: its seven lines pushed the step's actions below
+        // the fold at 1280x720 (issue 47, item 6).
+        let title = ui.label(RichText::new(&tour.title).heading().strong());
         if !tour.description.is_empty() {
-            ui.label(RichText::new(&tour.description).small().color(egui::Color32::from_gray(175)));
+            if cur == 0 {
+                ui.label(RichText::new(&tour.description).small().color(egui::Color32::from_gray(175)));
+            } else {
+                title.on_hover_text(&tour.description);
+            }
         }
         ui.add_space(4.0);
         // The step first, its buttons right under its title: what to read and
         // where to go are above the fold; the list of steps comes after
         // (issue 37: the text and Next were below eleven titles).
         let step = &tour.steps[cur];
-        ui.horizontal(|ui| {
+        // Wrapped: a row wider than the panel (presenter mode's larger text)
+        // widened the panel's Ui, and every text under it ran past the
+        // panel's edge, Next half hidden (issue 47, item 6).
+        ui.horizontal_wrapped(|ui| {
             if ui.add_enabled(cur > 0, egui::Button::new("◀ Previous")).clicked() {
                 self.actions.push(TourAction::Go(cur - 1));
             }
