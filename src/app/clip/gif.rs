@@ -10,8 +10,10 @@
 //!   transparent (disposal `Keep`): a billiard break moves a few balls over a
 //!   still table, and LZW packs long transparent runs into a few bits.
 //! * **The frame rate**: GIF delays are in hundredths of a second, so 30 fps
-//!   alternates 3, 4 and 3 (33.3 ms on average): each frame ends at its time
-//!   rounded to the hundredth, never drifting from the simulated clock.
+//!   alternates 3, 4 and 3 (33.3 ms on average): each frame ends where the
+//!   next one's time falls, rounded to the hundredth, never drifting from the
+//!   simulated clock; frames taken as a slow window draws them (not evenly)
+//!   keep their own times; the last lasts `1/fps`.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -25,6 +27,8 @@ pub struct Frame {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// When the frame shows, seconds from the clip's start as it plays.
+    pub at: f64,
 }
 
 /// The palette index of "unchanged since the previous frame".
@@ -62,7 +66,7 @@ pub fn encode(frames: &[Frame], fps: f64, out: impl Write, progress: &AtomicUsiz
             Some(prev) => changed_box(prev, &indices, w, h),
         };
         let frame = gif::Frame {
-            delay: delay(k, fps),
+            delay: delay(f.at, frames.get(k + 1).map_or(f.at + 1.0 / fps, |n| n.at)),
             dispose: gif::DisposalMethod::Keep,
             transparent: previous.is_some().then_some(TRANSPARENT),
             left: left as u16,
@@ -80,11 +84,12 @@ pub fn encode(frames: &[Frame], fps: f64, out: impl Write, progress: &AtomicUsiz
     Ok(counter.bytes)
 }
 
-/// The delay of frame `k` in hundredths of a second, so that the first `k + 1`
-/// frames last `(k + 1)/fps` to the nearest hundredth.
-fn delay(k: usize, fps: f64) -> u16 {
-    let at = |n: usize| (n as f64 * 100.0 / fps).round() as i64;
-    (at(k + 1) - at(k)).clamp(1, u16::MAX as i64) as u16
+/// The delay of a frame shown at `at` until the next one at `next` (s), in
+/// hundredths of a second: each frame ends where the next one's time falls,
+/// to the nearest hundredth, so the delays add up to the clip's times.
+fn delay(at: f64, next: f64) -> u16 {
+    let hundredths = |t: f64| (t * 100.0).round() as i64;
+    (hundredths(next) - hundredths(at)).clamp(1, u16::MAX as i64) as u16
 }
 
 /// NeuQuant trained on every frame (a sample of each), 255 colours.
@@ -168,8 +173,9 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Frame>, Vec<u16>), String> {
                 canvas[4 * (y * w + x)..4 * (y * w + x) + 4].copy_from_slice(px);
             }
         }
+        let at = delays.iter().map(|d| f64::from(*d) / 100.0).sum();
         delays.push(f.delay);
-        frames.push(Frame { width: w as u32, height: h as u32, rgba: canvas.clone() });
+        frames.push(Frame { width: w as u32, height: h as u32, rgba: canvas.clone(), at });
     }
     Ok((frames, delays))
 }
@@ -193,7 +199,7 @@ mod tests {
                 });
             }
         }
-        Frame { width: w, height: h, rgba }
+        Frame { width: w, height: h, rgba, at: f64::from(k) / 30.0 }
     }
 
     #[test]
@@ -215,6 +221,22 @@ mod tests {
         // 30 fps: 3.33 hundredths rounded where each frame ends, 9 frames in 0.30 s exactly.
         assert_eq!(delays, [3, 4, 3, 3, 4, 3, 3, 4, 3]);
         assert_eq!(delays.iter().map(|d| *d as u32).sum::<u32>(), 30);
+    }
+
+    /// Frames taken as a slow window draws them keep their own times: a
+    /// clip recorded at 8 frames a second of a run at real time plays at
+    /// the run's speed, not 3.75 times faster (issue 47, item 12).
+    #[test]
+    fn frames_taken_unevenly_keep_their_times() {
+        let times = [0.0, 0.12, 0.25, 0.37, 0.61];
+        let frames: Vec<Frame> = times.iter().zip(0..).map(|(t, k)| Frame { at: *t, ..frame(k) }).collect();
+        let mut bytes = Vec::new();
+        encode(&frames, 30.0, &mut bytes, &AtomicUsize::new(0)).unwrap();
+        let (decoded, delays) = decode(&bytes).unwrap();
+        assert_eq!(delays, [12, 13, 12, 24, 3], "each until the next one's time, the last 1/30 s");
+        for (d, t) in decoded.iter().zip(times) {
+            assert!((d.at - t).abs() < 1e-12, "{} against {t}", d.at);
+        }
     }
 
     #[test]

@@ -3,12 +3,21 @@
 //! `contact-lab SCENE --record out.gif --duration 3 [--fps 30]` records from
 //! the start for that many simulated seconds, writes the file and quits.
 //!
-//! Frames are taken at a fixed **simulated** rate: when a step ends at or after
-//! the next frame's time `t₀ + k/(fps · slow)` (`--slow N`: slow motion), the clock holds (the fixed loop stops,
-//! as for `--pause-at`), the window is captured, and the clock goes on. A
-//! 1000-ball landing that runs at a tenth of real time still gives a clip that
-//! plays at the speed of the simulation; a machine that draws fast gives the
-//! same frames. While a frame is taken the toolbar does not show "paused".
+//! Frames are taken at a **simulated** rate `fps · slow` (`--slow N`: slow
+//! motion), and each frame keeps its simulated time, so a clip plays at the
+//! speed of the simulation whatever the machine:
+//!
+//! - `--record` (a script): when a step ends at or after the next frame's
+//!   time `t₀ + k/(fps · slow)` the clock holds (the fixed loop stops, as for
+//!   `--pause-at`), the window is captured, and the clock goes on: every
+//!   frame at its time, a machine that draws fast gives the same frames.
+//!   While a frame is taken the toolbar does not show "paused".
+//! - `V` (a user): the clock is never held, and a frame is captured as the
+//!   window draws it once the next frame's time has passed, at its own
+//!   time. Holding the clock for each capture ran a software renderer's lab
+//!   at 0.13× real time: 2.5 s of recording gave a 0.37 s clip (issue 47,
+//!   item 12). A slow window gives fewer frames, each shown for as long as
+//!   it stood.
 //!
 //! Encoding runs on a thread ([`gif`]), with a counter in the toolbar; the
 //! status bar says where the file went, its size and the time it took.
@@ -50,6 +59,8 @@ pub struct Encoding {
     /// Frames encoded so far (the toolbar's counter).
     pub done: Arc<AtomicUsize>,
     pub total: usize,
+    /// Seconds the clip plays.
+    pub play: f64,
     pub path: PathBuf,
     started: Instant,
     /// In a mutex only so that the resource is `Sync`.
@@ -84,6 +95,10 @@ pub struct ClipRecorder {
     requested: bool,
     /// The crop of the first frame: every frame has its size.
     crop: Option<URect>,
+    /// The simulated time of the frame asked for.
+    asked_at: f64,
+    /// What the clip shows, for its file name (the scene and its start).
+    shown: String,
 }
 
 impl Default for ClipRecorder {
@@ -103,6 +118,8 @@ impl Default for ClipRecorder {
             resume: true,
             requested: false,
             crop: None,
+            asked_at: 0.0,
+            shown: String::new(),
         }
     }
 }
@@ -120,12 +137,17 @@ impl ClipRecorder {
 
     /// Simulated seconds recorded so far.
     pub fn recorded(&self) -> f64 {
-        self.frames.len() as f64 / self.rate()
+        self.frames.last().map_or(0.0, |f| f.at * self.slow + 1.0 / self.rate())
     }
 
-    /// Simulated time of the next frame.
+    /// Simulated time of the next frame: `k/(fps · slow)` after the start
+    /// (a script), or that long after the last frame (a user: frames come as
+    /// the window draws them).
     fn next_time(&self) -> f64 {
-        self.start + self.frames.len() as f64 / self.rate()
+        match self.frames.last() {
+            Some(f) if !self.scripted => self.start + f.at * self.slow + 1.0 / self.rate(),
+            _ => self.start + self.frames.len() as f64 / self.rate(),
+        }
     }
 
     fn wanted(&self) -> Option<usize> {
@@ -200,19 +222,23 @@ fn start_scripted(
     virt.pause();
     *frames += 1;
     if view.rect_known && !view.fit_pending && *frames > 5 {
-        begin(&mut clip, lab.time(), &mut virt, true);
+        begin(&mut clip, &lab, &mut virt, true);
     }
 }
 
-fn begin(clip: &mut ClipRecorder, t: f64, virt: &mut Time<Virtual>, resume: bool) {
+fn begin(clip: &mut ClipRecorder, lab: &Lab, virt: &mut Time<Virtual>, resume: bool) {
+    let t = lab.time();
+    clip.shown = lab.shown();
     clip.frames.clear();
     clip.crop = None;
     clip.start = t;
     clip.recording = true;
-    // The first frame is the state shown now.
-    clip.holding = true;
-    clip.resume = resume;
-    virt.pause();
+    // The first frame is the state shown now (a script holds the clock for it).
+    if clip.scripted {
+        clip.holding = true;
+        clip.resume = resume;
+        virt.pause();
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -249,7 +275,7 @@ fn apply_actions(
             ClipAction::Toggle => {
                 let Some(lab) = &lab else { continue };
                 let was_paused = virt.is_paused();
-                begin(&mut clip, lab.time(), &mut virt, !was_paused);
+                begin(&mut clip, lab, &mut virt, !was_paused);
                 let what = if clip.area == ClipArea::View { "the world view" } else { "the window" };
                 let hint = if was_paused { " (paused: Space plays)" } else { "" };
                 status.say(
@@ -270,7 +296,7 @@ fn hold_for_frame(
     mut fixed: ResMut<Time<Fixed>>,
 ) {
     let Some(lab) = lab else { return };
-    if clip.recording && !clip.holding && lab.time() >= clip.next_time() - 1e-9 {
+    if clip.scripted && clip.recording && !clip.holding && lab.time() >= clip.next_time() - 1e-9 {
         clip.holding = true;
         clip.resume = true;
         virt.pause();
@@ -278,12 +304,19 @@ fn hold_for_frame(
     }
 }
 
-/// Captures the window while the clock is held; the observer crops the frame,
-/// keeps it and lets the clock go on.
-fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
-    if !clip.recording || !clip.holding || clip.requested {
+/// Captures the window while the clock is held (a script), or as it is drawn
+/// once the next frame's time has passed (a user); the observer crops the
+/// frame, keeps it at its time and lets a held clock go on.
+fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>, lab: Option<Res<Lab>>) {
+    if !clip.recording || clip.requested {
         return;
     }
+    let t = lab.map_or(clip.start, |l| l.time());
+    let due = if clip.scripted { clip.holding } else { clip.frames.is_empty() || t >= clip.next_time() - 1e-9 };
+    if !due {
+        return;
+    }
+    clip.asked_at = t;
     clip.requested = true;
     commands.spawn(Screenshot::primary_window()).observe(
         |captured: On<ScreenshotCaptured>,
@@ -297,9 +330,11 @@ fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
             if !clip.recording {
                 return;
             }
-            clip.holding = false;
-            if clip.resume {
-                virt.unpause();
+            if clip.holding {
+                clip.holding = false;
+                if clip.resume {
+                    virt.unpause();
+                }
             }
             let Ok(img) = captured.image.clone().try_into_dynamic() else {
                 status.warn(real.elapsed_secs_f64(), "A clip frame could not be read: recording stopped");
@@ -313,7 +348,14 @@ fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>) {
                 info!("clip: {}x{}+{}+{} px of the window", c.width(), c.height(), c.min.x, c.min.y);
                 c
             });
-            clip.frames.push(cut(&img, crop));
+            // Its time in the clip as it plays: the k-th of a script's, or the
+            // simulated time it was asked at.
+            let at = if clip.scripted {
+                clip.frames.len() as f64 / clip.fps
+            } else {
+                (clip.asked_at - clip.start) / clip.slow
+            };
+            clip.frames.push(cut(&img, crop, at));
             if clip.wanted().is_some_and(|n| clip.frames.len() >= n)
                 && let Err(e) = finish(&mut clip, &out)
             {
@@ -339,8 +381,9 @@ fn crop_of(area: ClipArea, view: &ViewTransform, w: u32, h: u32) -> URect {
     }
 }
 
-/// `img` cut to `crop` (padded with black where the window has shrunk since).
-fn cut(img: &image::RgbaImage, crop: URect) -> gif::Frame {
+/// `img` cut to `crop` (padded with black where the window has shrunk
+/// since), shown at `at` seconds into the clip.
+fn cut(img: &image::RgbaImage, crop: URect, at: f64) -> gif::Frame {
     let (w, h) = (crop.width(), crop.height());
     let mut rgba = Vec::with_capacity((4 * w * h) as usize);
     for y in crop.min.y..crop.max.y {
@@ -349,7 +392,7 @@ fn cut(img: &image::RgbaImage, crop: URect) -> gif::Frame {
             rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
         }
     }
-    gif::Frame { width: w, height: h, rgba }
+    gif::Frame { width: w, height: h, rgba, at }
 }
 
 /// Stops recording and starts encoding what was taken.
@@ -361,12 +404,13 @@ fn finish(clip: &mut ClipRecorder, out: &OutputDir) -> Result<(), String> {
     }
     let path = match clip.path.clone() {
         Some(p) => p,
-        None => out.fresh("gif")?,
+        None => out.fresh(&clip.shown, "gif")?,
     };
     let done = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel();
     let (fps, counter, out) = (clip.fps, done.clone(), path.clone());
     let total = frames.len();
+    let play = frames.last().map_or(0.0, |f| f.at + 1.0 / clip.fps);
     std::thread::Builder::new()
         .name("contact-lab clip".into())
         .spawn(move || {
@@ -376,7 +420,7 @@ fn finish(clip: &mut ClipRecorder, out: &OutputDir) -> Result<(), String> {
             let _ = tx.send(result);
         })
         .ok();
-    clip.encoding = Some(Encoding { done, total, path, started: Instant::now(), result: Mutex::new(rx) });
+    clip.encoding = Some(Encoding { done, total, play, path, started: Instant::now(), result: Mutex::new(rx) });
     Ok(())
 }
 
@@ -384,7 +428,8 @@ fn finish(clip: &mut ClipRecorder, out: &OutputDir) -> Result<(), String> {
 /// slow: each advances the clock by at most a 30 Hz frame's time, so the run
 /// goes on from where the clip left it instead of jumping to catch up.
 fn steady_clock(clip: Res<ClipRecorder>, mut virt: ResMut<Time<Virtual>>) {
-    let max = if clip.recording || clip.encoding.is_some() { STEADY_FRAME } else { MAX_FRAME_DEBT };
+    // A user's recording keeps the run's own pace (module docs).
+    let max = if clip.scripted && (clip.recording || clip.encoding.is_some()) { STEADY_FRAME } else { MAX_FRAME_DEBT };
     if virt.max_delta() != max {
         virt.set_max_delta(max);
     }
@@ -446,12 +491,12 @@ fn poll_encoding(
     match result {
         Ok(bytes) => {
             let msg = format!(
-                "Clip saved to {}: {} frames at {} fps ({:.2} s of play, {:.3} s simulated), {:.2} MB, encoded in {secs:.1} s",
+                "Clip saved to {}: {} frames, {:.2} s of play at up to {} fps ({:.3} s simulated), {:.2} MB, encoded in {secs:.1} s",
                 enc.path.display(),
                 enc.total,
+                enc.play,
                 clip.fps,
-                enc.total as f64 / clip.fps,
-                enc.total as f64 / clip.rate(),
+                enc.play * clip.slow,
                 bytes as f64 / 1e6
             );
             if clip.scripted {

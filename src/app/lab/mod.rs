@@ -51,7 +51,7 @@ pub use frame::{
     ViewTransform,
 };
 pub use messages::{InstallScene, LabAction, OpenScene, Opened, Restored, StateJumped, Status, TourAction};
-pub use output::OutputDir;
+pub use output::{OutputDir, name_of};
 pub use sets::{FrameSet, InstallSceneSet, PhysicsSet};
 pub use sync::{install_scene, state_jumped, sync_constraint_rows};
 pub use worker::{StepInFlight, StepPhase};

@@ -90,6 +90,14 @@ impl Lab {
         self.world.state.t
     }
 
+    /// What a screenshot or a clip taken now shows, for its file name: the
+    /// scene file's stem (its title without one) and the time
+    /// ([`super::output::name_of`]).
+    pub fn shown(&self) -> String {
+        let stem = self.scene.path.as_ref().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned());
+        super::output::name_of(stem.as_deref().unwrap_or(&self.scene.name), self.time())
+    }
+
     /// Position of body `b` now.
     pub fn position(&self, b: usize) -> DVec2 {
         let p = self.world.model.position(b, &self.world.state);

@@ -311,6 +311,12 @@ fn layout(
         .show(&mut root, panel_frame.inner_margin(egui::Margin::symmetric(10, 4)));
     // What is left is the world.
     let rest = root.available_rect_before_wrap();
+    // Presenter mode has no status bar: a fresh message (where F12's
+    // screenshot went, a clip, a refusal) shows a few seconds at the foot of
+    // the view (issue 47, item 12: F12 there said nothing).
+    if present {
+        toast(&ctx, &data.status, data.real.elapsed_secs_f64(), rest);
+    }
     // The view is in logical pixels, egui in points (`zoom` of them per pixel in presenter mode).
     let rect = Rect::new(rest.min.x * zoom, rest.min.y * zoom, rest.max.x * zoom, rest.max.y * zoom);
     if data.view.rect != rect || !data.view.rect_known {
@@ -426,6 +432,37 @@ fn apply_remedy(
             }
         }
     }
+}
+
+/// Seconds a message shows in presenter mode's [`toast`].
+const TOAST: f64 = 5.0;
+
+/// The status's message at the foot of `view` while it is fresh (presenter
+/// mode, which has no status bar).
+fn toast(ctx: &egui::Context, status: &Status, now: f64, view: egui::Rect) {
+    if status.text.is_empty() || now - status.at > TOAST {
+        return;
+    }
+    let color = if status.error {
+        palette::egui(palette::state_rgb(ConstraintState::Violated))
+    } else {
+        egui::Color32::from_gray(235)
+    };
+    egui::Area::new(egui::Id::new("presenter-toast"))
+        .order(egui::Order::Foreground)
+        .interactable(false)
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(egui::pos2(view.center().x, view.max.y - 12.0))
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_black_alpha(220))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(12, 6))
+                .show(ui, |ui| {
+                    ui.set_max_width(view.width() - 40.0);
+                    ui.label(egui::RichText::new(&status.text).color(color));
+                });
+        });
 }
 
 /// The status line: why the lab is slow and what helps (a button a remedy),
