@@ -65,6 +65,17 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
     assert!(e.contains("wedge.ron"), "{e}");
 }
 
+/// The 30-ball pile (its own count) under the event-driven scheme, slow: it
+/// is offered time-stepping (issue 47, item 14: it was offered nothing).
+#[test]
+fn a_pile_of_thirty_event_driven_is_offered_time_stepping() {
+    let mut s = scene("ball-pile.ron");
+    s.world.settings.scheme = contact_core::Scheme::EventDriven;
+    let report = s.world.step(s.dt);
+    let slow = diagnose(&s.world, &report, &cost(Duration::from_millis(4), 30.0), true, 1.0);
+    assert!(slow.remedies.contains(&Remedy::TimeStepping), "{:?}: {}", slow.remedies, slow.cause);
+}
+
 /// The billiard on a software renderer: a step costs 0.07 ms, so the
 /// physics alone would run at 14× real time; the frames are the limit
 /// (issue 37: the bar said "slower than real time … at most 14.80×").

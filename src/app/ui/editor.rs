@@ -14,12 +14,12 @@
 //! question asked before unsaved edits are dropped ([`leave_dialog`]) is here too.
 
 use bevy_egui::egui::{self, RichText};
-use contact_core::Algorithm;
 use contact_core::impulse::ImpulseMode;
 use contact_core::scene::document::constraint_name;
 use contact_core::scene::schema::{PlotSpec, ViewSpec};
 use contact_core::scene::{Item, SceneDoc};
 use contact_core::settings::Integrator;
+use contact_core::{Algorithm, Scheme};
 
 use super::data::PanelData;
 use crate::app::edit::fields::{Field, fields_of, fixed_of, scene_fields, solver_fields, with_field, with_fixed};
@@ -140,6 +140,34 @@ impl EditPanel<'_, '_, '_> {
                 if algorithm != doc.file.solver.algorithm {
                     let mut next = doc.clone();
                     next.file.solver.algorithm = algorithm;
+                    self.actions.push(EditAction::Replace(Box::new(next)));
+                }
+            }
+            // The scheme in force, beside it (issue 47, item 13: the solver's
+            // fields had no switch for it; the Algorithm panel's is hidden
+            // while editing). Time-stepping's solver is Exact.
+            let in_force = self.data.lab.as_deref().map_or(doc.file.solver.scheme, |l| l.world.settings.scheme);
+            let mut scheme = in_force;
+            egui::ComboBox::from_label("scheme")
+                .selected_text(scheme.label())
+                .show_ui(ui, |ui| {
+                    for s in Scheme::ALL {
+                        ui.selectable_value(&mut scheme, s, s.label());
+                    }
+                })
+                .response
+                .on_hover_text(
+                    "event-driven: the paper's rewinds, where the algorithm applies; time-stepping: one velocity \
+                     problem a step (Moreau–Jean), under Exact. Save writes it",
+                );
+            if scheme != in_force {
+                self.lab_actions.push(LabAction::SetScheme(scheme));
+                if scheme != doc.file.solver.scheme {
+                    let mut next = doc.clone();
+                    next.file.solver.scheme = scheme;
+                    if scheme == Scheme::TimeStepping {
+                        next.file.solver.algorithm = Algorithm::Exact;
+                    }
                     self.actions.push(EditAction::Replace(Box::new(next)));
                 }
             }

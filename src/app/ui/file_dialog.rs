@@ -3,8 +3,11 @@
 //! under Xvfb). The editor asks for it ([`Editor::save_requested`]: Ctrl+S,
 //! "💾 Save as…"), the toolbar's 📁 for the folder ([`UiState::ask_folder`]).
 //!
-//! The save dialog opens in the folder of the scene edited, with the name
-//! `NAME-edited.ron`; it asks before overwriting a file. While it is open the
+//! The save dialog opens in the folder of the scene edited — a built-in
+//! scene's (the app's `assets/scenes`, inside its repository) or a new one's
+//! in `~/Documents/contact-lab/scenes` — with the name `NAME-edited.ron`; it
+//! asks before overwriting a file. A name typed as `~/…` is under the home
+//! folder (the dialog joined it to the folder shown). While it is open the
 //! keyboard and the pointer are its own.
 
 use std::path::PathBuf;
@@ -108,7 +111,7 @@ pub fn file_dialog(
     if let Some(path) = dialogs.dialog.take_picked() {
         match dialogs.purpose.take() {
             Some(Purpose::SaveScene) => {
-                edits.write(EditAction::SaveAs(path));
+                edits.write(EditAction::SaveAs(home_expanded(&path)));
             }
             Some(Purpose::OutputFolder) => match out.choose(&path) {
                 Ok(()) => status.say(now, format!("Screenshots and clips go to {}", path.display())),
@@ -124,16 +127,53 @@ pub fn file_dialog(
     Ok(())
 }
 
-/// The folder of the scene's file (or `assets/scenes`) and `NAME-edited.ron`.
+/// The folder of the scene's file (the user's scenes folder for a built-in
+/// or a new scene) and `NAME-edited.ron`.
 fn save_default(path: Option<&std::path::Path>) -> (PathBuf, String) {
     let stem = path.and_then(|p| p.file_stem()).map_or("scene".into(), |s| s.to_string_lossy().to_string());
     let stem = stem.strip_suffix("-edited").unwrap_or(&stem).to_string();
-    let dir = path.and_then(|p| p.parent()).map(|d| d.to_path_buf()).unwrap_or_else(|| PathBuf::from("assets/scenes"));
-    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let canonical = |d: &std::path::Path| std::fs::canonicalize(d).ok();
+    let built_in = canonical(std::path::Path::new("assets/scenes"));
+    let dir = path
+        .and_then(|p| p.parent())
+        .map(|d| std::path::absolute(d).unwrap_or(d.to_path_buf()))
+        .filter(|d| built_in.is_none() || canonical(d) != built_in)
+        .unwrap_or_else(user_scenes);
     (existing_ancestor(&dir), format!("{stem}-edited.ron"))
+}
+
+/// `~/Documents/contact-lab/scenes`, made if need be (the current folder
+/// without a home).
+fn user_scenes() -> PathBuf {
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return PathBuf::from(".") };
+    let dir = home.join("Documents").join("contact-lab").join("scenes");
+    if std::fs::create_dir_all(&dir).is_ok() { dir } else { home }
+}
+
+/// A path the dialog joined from the folder shown and a name typed `~/…`:
+/// the name under the home folder (`/repo/assets/scenes/~/a.ron` is
+/// `$HOME/a.ron`).
+fn home_expanded(path: &std::path::Path) -> PathBuf {
+    let parts: Vec<_> = path.components().collect();
+    let Some(i) = parts.iter().rposition(|c| c.as_os_str() == "~") else { return path.to_path_buf() };
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return path.to_path_buf() };
+    parts[i + 1..].iter().fold(home, |p, c| p.join(c))
 }
 
 /// `dir`, or its nearest ancestor that exists (the dialog opens there).
 fn existing_ancestor(dir: &std::path::Path) -> PathBuf {
     dir.ancestors().find(|d| d.is_dir()).map_or_else(|| PathBuf::from("."), |d| d.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_typed_under_the_home_folder_goes_there() {
+        let home = PathBuf::from(std::env::var_os("HOME").expect("a home in tests"));
+        assert_eq!(home_expanded(std::path::Path::new("/repo/assets/scenes/~/a/b.ron")), home.join("a").join("b.ron"));
+        let plain = std::path::Path::new("/tmp/x.ron");
+        assert_eq!(home_expanded(plain), plain);
+    }
 }

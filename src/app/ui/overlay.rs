@@ -301,7 +301,9 @@ impl Overlay<'_, '_, '_> {
                 &p,
                 scr(mid) + egui::vec2(10.0, -10.0),
                 Align2::LEFT_BOTTOM,
-                &format!("spring |F| = {} N", num(s.force.length())),
+                // From the state shown, not the last step's: paused, a
+                // stretched spring read "0 N" (issue 47, item 14).
+                &format!("spring |F| = {} N", num(s.core().force(world).norm())),
                 13.0,
                 palette::egui(palette::SPRING),
             );
