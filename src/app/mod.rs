@@ -23,6 +23,7 @@
 //! | feature | [`edit`]        | E: edit mode, its tools, undo, Save as (a [`contact_core::scene::SceneDoc`]) | `lab` |
 //! | top     | [`control`]     | keys → [`lab::LabAction`]s, the one dispatcher                | features, `lab` |
 //! | top     | [`ui`]          | the egui panels (each reads [`ui::data`], never another panel) | features, `lab` |
+//! | top     | [`layout_sweep`] | `--layout-sweep`: every scene in every mode at one size, checked | features, `ui`, `lab` |
 //!
 //! `../shared/tools/import-circles` (from the repository root) checks that no
 //! files import each other in a circle.
@@ -36,6 +37,7 @@ pub mod edit;
 pub mod history;
 pub mod inputs;
 pub mod lab;
+pub mod layout_sweep;
 pub mod physics;
 pub mod render;
 pub mod scene;
@@ -136,6 +138,13 @@ pub struct AppOptions {
     /// A clip shows the whole window (panels included), not only the world view.
     #[arg(long)]
     pub record_window: bool,
+    /// Lay out every built-in scene in every mode (normal, presenter,
+    /// compare, edit, each tour step) at eight window sizes from 800x600 to
+    /// 3840x2160, a few frames each, playing; fail on a panic or a view
+    /// squeezed below its share (`sample`: four scenes, the tour at the
+    /// smallest and largest size; `all`: everything), then quit.
+    #[arg(long, value_name = "sample|all")]
+    pub layout_sweep: Option<String>,
 }
 
 impl AppOptions {
@@ -357,8 +366,28 @@ pub fn run(opts: AppOptions) -> ExitCode {
     // the error shown and the file watched as a hot reload does: fixed, it
     // loads (issue 37). A scripted run (a screenshot, a clip, a state dump)
     // stops there instead.
-    let scripted =
-        opts.screenshot.is_some() || opts.record.is_some() || opts.dump_state.is_some() || opts.frames.is_some();
+    let scripted = opts.screenshot.is_some()
+        || opts.record.is_some()
+        || opts.dump_state.is_some()
+        || opts.frames.is_some()
+        || opts.layout_sweep.is_some();
+    // The sweep's cases, read before the window opens: a bad word or an
+    // unreadable folder is said on the terminal.
+    let sweep = match opts.layout_sweep.as_deref() {
+        None => None,
+        Some(which) => {
+            let steps = contact_core::scene::tour::load(&assets.join("tours").join("paper.ron"))
+                .map(|t| t.steps.len())
+                .unwrap_or(0);
+            match layout_sweep::Sweep::new(which, &assets.join("scenes"), steps, opts.size.unwrap_or(DEFAULT_SIZE)) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     let default_scene = assets.join("scenes").join("wedge.ron");
     let (mut first, path, broken) = match contact_core::scene::load(&path, &overrides) {
         Ok(s) => (s, path, None),
@@ -410,8 +439,11 @@ pub fn run(opts: AppOptions) -> ExitCode {
     .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() })
     .add_plugins(LabPlugins { options: opts, assets })
     .add_systems(Update, edit::leave::close_requested.before(control::apply_actions));
-    if fit_screen {
+    if fit_screen && sweep.is_none() {
         app.add_systems(Update, fit_to_screen);
+    }
+    if let Some(s) = sweep {
+        app.insert_resource(s).add_systems(Update, layout_sweep::run_sweep);
     }
     lab::install_scene(app.world_mut(), first, Some(path));
     if let Some(p) = broken {
