@@ -21,6 +21,7 @@ pub mod data;
 pub mod decimate;
 pub mod editor;
 pub mod file_dialog;
+pub mod grid;
 pub mod magnifier;
 pub mod overlay;
 pub mod placement;

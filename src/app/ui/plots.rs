@@ -10,7 +10,7 @@ use bevy_egui::egui::{self, RichText};
 use egui_plot::{Line, Plot, PlotPoint, PlotPoints, VLine};
 
 use super::data::{PlotsState, Window};
-use super::decimate;
+use super::{decimate, grid};
 use crate::app::compare::Compare;
 use crate::app::history::History;
 use crate::app::lab::palette::method_color;
@@ -167,11 +167,12 @@ impl PlotsPanel<'_> {
                 } else {
                     1.0
                 };
-                let mut plot = Plot::new(("plot", i)).height(each);
-                if unit != 1.0 {
-                    // Marks at 1, 5, 25 of the unit: two labels on a short plot.
-                    plot = plot.y_grid_spacer(egui_plot::log_grid_spacer(5));
-                }
+                // Marks at 1, 2, 5 × 10ᵏ (`grid`): labels below a short plot's 0 too.
+                let plot = Plot::new(("plot", i))
+                    .height(each)
+                    .x_grid_spacer(grid::nice())
+                    .y_grid_spacer(grid::nice())
+                    .x_axis_formatter(|m, _| grid::time_label(m));
                 let resp = plot
                     .link_axis("lab-plots-t", [true, false])
                     .link_cursor("lab-plots-t", [true, false])

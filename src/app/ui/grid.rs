@@ -1,0 +1,98 @@
+//! Plot marks at 1, 2 and 5 times a power of ten, on both axes of every plot.
+//!
+//! egui_plot's default spacer subdivides by powers of ten (1, 10, 100): on a
+//! plot 110 px high over `[−60, 5]` its 10-marks are 15 px apart, too close
+//! to be labelled, and its 100-marks hold only 0, so tour step 9's θ̈ of
+//! −53.5 rad/s² sat on an axis labelled "0" alone, and presenter mode's
+//! narrow time axes read "0" (issue 47, items 5 and 14). Nested steps of
+//! 1, 5, 10 (2, 10, 20; 5, 10, 50) grow by 2 to 5 a level instead of 10:
+//! labelled at −50 and 0, or 0.05, 0.1 …
+
+use egui_plot::{GridInput, GridMark};
+
+/// The smallest of 1, 2, 5 × 10ᵏ at least `x` (`x > 0`).
+fn nice_at_least(x: f64) -> f64 {
+    let p = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|s| *s >= x * (1.0 - 1e-12)).unwrap_or(10.0 * p)
+}
+
+/// The marks of [`nice_steps`] between `bounds`, each once at its coarsest step.
+fn marks(steps: [f64; 3], (min, max): (f64, f64)) -> Vec<GridMark> {
+    let mut out: Vec<GridMark> = Vec::new();
+    for step in steps {
+        let first = (min / step).ceil() as i64;
+        let last = (max / step).floor() as i64;
+        for i in first..=last {
+            let value = i as f64 * step;
+            match out.iter_mut().find(|m| (m.value - value).abs() < 0.1 * steps[0]) {
+                Some(m) => m.step_size = m.step_size.max(step),
+                None => out.push(GridMark { value, step_size: step }),
+            }
+        }
+    }
+    out.sort_by(|a, b| a.value.total_cmp(&b.value));
+    out
+}
+
+/// Three nested levels of steps from the smallest the plot asks for (each
+/// a multiple of the one before, so no two levels' labels interleave: 2s
+/// beside 5s wrote "−4" over "−5"): 1, 5, 10 or 2, 10, 20 or 5, 10, 50
+/// times a power of ten.
+fn nice_steps(base: f64) -> [f64; 3] {
+    let a = nice_at_least(base);
+    let p = 10f64.powf(a.log10().floor());
+    let m = (a / p).round();
+    if m < 5.0 { [a, 5.0 * a, 10.0 * a] } else { [a, 2.0 * a, 10.0 * a] }
+}
+
+/// The label of a time mark: as many decimals as its step needs (0.05 s
+/// read "0.1" with the decimals of a power of ten).
+pub fn time_label(mark: GridMark) -> String {
+    let decimals = (-mark.step_size.log10() - 1e-9).ceil().clamp(0.0, 9.0) as usize;
+    format!("{:.*}", decimals, mark.value)
+}
+
+/// The spacer (module docs).
+pub fn nice() -> impl Fn(GridInput) -> Vec<GridMark> {
+    |input: GridInput| {
+        let base = input.base_step_size.abs();
+        let (lo, hi) = input.bounds;
+        if !(base > 0.0 && base.is_finite() && lo.is_finite() && hi.is_finite()) || hi < lo {
+            return Vec::new();
+        }
+        // At most a few thousand marks, whatever the bounds.
+        if (hi - lo) / base > 5000.0 {
+            return Vec::new();
+        }
+        marks(nice_steps(base), input.bounds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_go_one_two_five() {
+        assert_eq!(nice_steps(3.0), [5.0, 10.0, 50.0]);
+        assert_eq!(nice_steps(0.7), [1.0, 5.0, 10.0]);
+        assert_eq!(nice_steps(12.0), [20.0, 100.0, 200.0]);
+        let tiny = nice_steps(3e-19);
+        assert!((tiny[2] / 5e-18 - 1.0).abs() < 1e-9, "{tiny:?}");
+        assert_eq!(time_label(GridMark { value: 0.05, step_size: 0.05 }), "0.05");
+        assert_eq!(time_label(GridMark { value: 0.1, step_size: 0.1 }), "0.1");
+        assert_eq!(time_label(GridMark { value: 20.0, step_size: 10.0 }), "20");
+    }
+
+    /// Tour step 9's axis: `[−60, 5]` over about 110 px (egui asks for steps
+    /// of at least about 5): labelled marks at −50, −25 … not 0 alone.
+    #[test]
+    fn a_short_axis_over_minus_sixty_to_five_has_coarse_marks_below_zero() {
+        let m = marks(nice_steps(5.0), (-60.0, 5.0));
+        let coarse: Vec<f64> = m.iter().filter(|g| g.step_size == 50.0).map(|g| g.value).collect();
+        assert_eq!(coarse, [-50.0, 0.0]);
+        assert!(m.iter().any(|g| g.value == -40.0 && g.step_size == 10.0));
+        let values: Vec<f64> = m.iter().map(|g| g.value).collect();
+        assert!(values.windows(2).all(|w| w[1] - w[0] > 4.9), "each value once: {values:?}");
+    }
+}
