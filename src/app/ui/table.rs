@@ -83,21 +83,23 @@ impl ConstraintTable<'_, '_, '_> {
         // Time-stepping solves velocities: its slack is J v⁺ + g/h, its λ the
         // step's mean force P/h (the report's own numbers, named as they are).
         let stepping = lab.world.settings.scheme == contact_core::Scheme::TimeStepping;
+        // (column, its label, its width's index in `WIDTHS`), in the order shown.
         let mut headers = vec![
-            (Column::Index, "#"),
-            (Column::Name, "name"),
-            (Column::Kind, "kind"),
-            (Column::G, "g [m]"),
-            (Column::Tendency, if stepping { "J·v⁺ + g/h" } else { "J·q̈ − d" }),
-            (Column::Lambda, if stepping { "P/h [N]" } else { "λ [N]" }),
-            (Column::State, "state"),
+            (Column::Index, "#", 0),
+            (Column::Name, "name", 1),
+            (Column::State, "state", 6),
+            (Column::Kind, "kind", 2),
+            (Column::G, "g [m]", 3),
+            (Column::Tendency, if stepping { "J·v⁺ + g/h" } else { "J·q̈ − d" }, 4),
+            (Column::Lambda, if stepping { "P/h [N]" } else { "λ [N]" }, 5),
         ];
         if friction {
-            headers[2] = (Column::Friction, "λ_t [N]");
+            headers[3] = (Column::Friction, "λ_t [N]", 2);
         }
         let w = widths(ui.available_width(), ui.spacing().item_spacing.x);
         ui.horizontal(|ui| {
-            for (i, (col, label)) in headers.iter().enumerate() {
+            for &(col, label, i) in &headers {
+                let col = &col;
                 let arrow = if st.sort == *col { if st.descending { " ▼" } else { " ▲" } } else { "" };
                 let b = egui::Button::new(RichText::new(format!("{label}{arrow}")).strong()).frame(false);
                 let tip = match col {
@@ -195,6 +197,11 @@ impl ConstraintTable<'_, '_, '_> {
                         names.join(", "),
                         if c.friction > 0.0 { format!("; μ = {}", c.friction) } else { String::new() }
                     ));
+                    // The state beside the name: a narrow table scrolls the
+                    // numbers out of sight, never whether it sticks or slides
+                    // (issue 47, item 5: tour step 10's words were cut).
+                    let state = format!("{}{}", s.state.label(), s.coulomb.label());
+                    cell(ui, 6, RichText::new(state).color(palette::egui(palette::state_rgb(s.state))), 0.0);
                     if friction {
                         let text = if c.friction > 0.0 && s.handled { force(s.friction) } else { "—".into() };
                         cell(ui, 2, RichText::new(text).monospace().color(palette::egui(palette::FRICTION)), 0.0);
@@ -219,8 +226,6 @@ impl ConstraintTable<'_, '_, '_> {
                         RichText::new(if s.handled { force(s.lambda) } else { "—".into() }).monospace().color(lcol),
                         0.0,
                     );
-                    let state = format!("{}{}", s.state.label(), s.coulomb.label());
-                    cell(ui, 6, RichText::new(state).color(palette::egui(palette::state_rgb(s.state))), 0.0);
                     let name = lab.constraint_names[k].clone();
                     let mut on = plots.selected.contains(&name);
                     let r = egui::Rect::from_min_size(egui::pos2(x + 8.0, rect.min.y), egui::vec2(w[7], row_h));
