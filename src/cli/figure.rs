@@ -45,7 +45,7 @@ const WEDGE: &str = include_str!("../../assets/scenes/wedge.ron");
 const WEDGE_ORIGIN: &str = "assets/scenes/wedge.ron";
 /// Index of `particle.y` in `q`.
 const Y: usize = 1;
-const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub(super) const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 const PLATT_COLOR: RGBColor = RGBColor(200, 30, 30);
 const RIGHT_COLOR: RGBColor = RGBColor(30, 80, 200);
@@ -167,7 +167,7 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// `.svg` or `.png` (any case); other names are refused before anything runs.
-fn is_svg(path: &Path) -> Result<bool, CliError> {
+pub(super) fn is_svg(path: &Path) -> Result<bool, CliError> {
     match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("svg") => Ok(true),
         Some("png") => Ok(false),
@@ -175,7 +175,7 @@ fn is_svg(path: &Path) -> Result<bool, CliError> {
     }
 }
 
-fn write_png(path: &Path, rgb: &[u8], (w, h): (u32, u32)) -> Result<(), String> {
+pub(super) fn write_png(path: &Path, rgb: &[u8], (w, h): (u32, u32)) -> Result<(), String> {
     let file = fs::File::create(path).map_err(|e| e.to_string())?;
     let png = PngEncoder::new_with_quality(BufWriter::new(file), CompressionType::Best, FilterType::Adaptive);
     png.write_image(rgb, w, h, image::ExtendedColorType::Rgb8).map_err(|e| e.to_string())

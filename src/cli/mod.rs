@@ -8,6 +8,10 @@ mod csv_out;
 mod figure;
 mod run;
 mod sim;
+mod sweep;
+mod sweep_plot;
+#[cfg(test)]
+mod sweep_tests;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +27,7 @@ use contact_core::{Algorithm, ImpulseMode};
 pub use compare::compare;
 pub use figure::figure;
 pub use run::run;
+pub use sweep::sweep;
 
 /// A real-time laboratory for contact handled with Lagrange multipliers
 /// (Jonquet, Nocent & Remion, GRAPP 2007).
@@ -46,6 +51,45 @@ pub enum Command {
     Compare(CompareArgs),
     /// Draw the paper's figure 2 or 3 (y and ÿ of the wedge, Platt against Right) to PNG or SVG.
     Figure(FigureArgs),
+    /// Run a scene over a grid of settings (each cell exactly as `run`), on every core: a table, CSV and a plot.
+    Sweep(SweepArgs),
+}
+
+/// `contact-lab sweep`.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = sweep::HELP)]
+pub struct SweepArgs {
+    /// The scene file (RON). Not with --merge.
+    #[arg(required_unless_present = "merge")]
+    pub scene: Option<PathBuf>,
+    /// A swept setting: NAME=V1,V2,… or NAME=FROM..TO:N (N values, linear) or
+    /// NAME=FROM..TO:N:log; repeat for a grid (names below).
+    #[arg(long = "set", value_name = "NAME=VALUES")]
+    pub set: Vec<String>,
+    /// Algorithms, comma-separated (platt, platt-improved, right, exact) or `all` (default: the scene's).
+    #[arg(long, value_name = "LIST")]
+    pub algorithm: Option<String>,
+    /// Schemes, comma-separated (event-driven, time-stepping) or `all` (default: the scene's).
+    #[arg(long, value_name = "LIST")]
+    pub scheme: Option<String>,
+    /// What each cell reports, comma-separated (names below; default: status,violation,min_lambda,drift,events).
+    #[arg(long, value_name = "LIST")]
+    pub measure: Option<String>,
+    /// Write one row per cell to FILE (a column per swept setting and per measure).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw the first measure against the first swept setting, a line per method, to FILE.png or FILE.svg.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Cells run at once (default: every core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Run the I-th of N slices of the cells (1-based), for a batch scheduler; --merge joins them.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Join the CSV files of shards into one table (and --csv, --plot).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
 }
 
 /// `contact-lab run`.
@@ -300,6 +344,7 @@ pub fn execute(cmd: Command) -> ExitCode {
         Command::Run(args) => run(args, &mut out),
         Command::Compare(args) => compare(args, &mut out),
         Command::Figure(args) => figure(args, &mut out),
+        Command::Sweep(args) => sweep(args, &mut out),
     };
     let _ = out.flush();
     match result {

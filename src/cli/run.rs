@@ -8,37 +8,85 @@ use super::csv_out::{EventsCsv, StepsCsv};
 use super::sim::{Extreme, progress, simulate, step_count};
 use super::{CliError, RunArgs, io_err, load};
 
+/// The settings `run` takes from its flags, applied to a world the one way
+/// both `run` and each cell of `sweep` do (so a cell is `run` bit for bit).
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    pub algorithm: Option<Algorithm>,
+    pub scheme: Option<contact_core::Scheme>,
+    pub tau: Option<f64>,
+    pub restitution: Option<f64>,
+    pub impulses: Option<contact_core::ImpulseMode>,
+    pub sleep: bool,
+    pub dt: Option<f64>,
+    pub duration: Option<f64>,
+}
+
+impl Setup {
+    /// `world` (the scene's) with these settings, and `(h, duration)`.
+    pub fn apply(&self, world: &mut contact_core::World, scene: &contact_core::scene::Scene) -> (f64, f64) {
+        if let Some(a) = self.algorithm {
+            world.settings.algorithm = a;
+        }
+        if let Some(s) = self.scheme {
+            world.settings.scheme = s;
+        }
+        if world.settings.scheme == contact_core::Scheme::TimeStepping {
+            world.settings.algorithm = Algorithm::Exact;
+        }
+        if let Some(tau) = self.tau {
+            world.settings.tau = tau;
+        }
+        if let Some(e) = self.restitution {
+            world.settings.events.restitution = e;
+        }
+        if let Some(m) = self.impulses {
+            world.settings.events.impulses = m;
+        }
+        if self.sleep {
+            world.settings.sleep.enabled = true;
+        }
+        (self.dt.unwrap_or(scene.dt), self.duration.unwrap_or(scene.duration))
+    }
+}
+
+impl From<&RunArgs> for Setup {
+    fn from(a: &RunArgs) -> Setup {
+        Setup {
+            algorithm: a.algorithm.map(Algorithm::from),
+            scheme: a.scheme.map(Into::into),
+            tau: a.tau,
+            restitution: a.restitution,
+            impulses: a.impulses.map(Into::into),
+            sleep: a.sleep,
+            dt: a.dt,
+            duration: a.duration,
+        }
+    }
+}
+
+/// A fingerprint of the state (every coordinate and velocity, bit for bit):
+/// `run` prints it, `sweep` writes it per cell, so a cell can be checked
+/// against `run`.
+pub fn state_hash(world: &contact_core::World) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for x in world.state.q.iter().chain(&world.state.qd) {
+        for b in x.to_bits().to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
 /// Runs `args.scene` and writes the summary to `out` (the CSV files to their paths).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let scene = load(&args.scene, args.balls)?;
     let mut world = scene.world.clone();
-    if let Some(a) = args.algorithm {
-        world.settings.algorithm = Algorithm::from(a);
-    }
-    if let Some(s) = args.scheme {
-        world.settings.scheme = s.into();
-    }
-    if world.settings.scheme == contact_core::Scheme::TimeStepping {
-        world.settings.algorithm = Algorithm::Exact;
-    }
-    if let Some(tau) = args.tau {
-        world.settings.tau = tau;
-    }
-    if let Some(e) = args.restitution {
-        world.settings.events.restitution = e;
-    }
-    if let Some(m) = args.impulses {
-        world.settings.events.impulses = m.into();
-    }
-    if args.sleep {
-        world.settings.sleep.enabled = true;
-    }
+    let (dt, duration) = Setup::from(args).apply(&mut world, &scene);
     if world.settings.sleep.enabled && world.settings.scheme == contact_core::Scheme::TimeStepping {
         writeln!(out, "warning: sleep is the event-driven scheme's: under time-stepping every body steps")
             .map_err(io_err)?;
     }
-    let dt = args.dt.unwrap_or(scene.dt);
-    let duration = args.duration.unwrap_or(scene.duration);
     let steps = step_count(duration, dt)?;
     for w in world.stability_warnings(world.settings.tau, dt) {
         writeln!(out, "warning: {w}").map_err(io_err)?;
@@ -131,6 +179,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ))?;
     }
     w(format!("solves per step: {:.3}", stats.solves_per_step()))?;
+    w(format!("state at the end: {} (every q and q̇, bit for bit; `sweep` writes the same)", state_hash(&world)))?;
     w(format!(
         "wall time per step: {:.2} µs ({:.3} s in total)",
         stats.time_per_step().as_secs_f64() * 1e6,
