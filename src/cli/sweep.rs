@@ -31,6 +31,7 @@ Settings (--set NAME=V1,V2,… | NAME=FROM..TO:N | NAME=FROM..TO:N:log):
   balls                                the count of a scene with a ball_pile
   mu                                   Coulomb's μ on every contact
   mu.pairs, mu.NAME                    μ between bodies, or on the wall NAME
+  restitution.pairs, restitution.NAME  e between bodies (a scene's ball_pair_restitution), or of the wall NAME
   BODY.force.x, BODY.force.y           a body's constant force (N)
   BODY.COORD, BODY.COORD.v             a coordinate's start value or velocity (as `run --csv` names them)
 
@@ -45,6 +46,7 @@ Measures (--measure, comma-separated; default status,violation,min_lambda,drift,
   min_lambda    smallest λ among handled inequalities (N)
   drift         energy at the end minus at the start (J)
   drift_rel     the same over |energy at the start|
+  energy        kinetic + potential energy at the end (J)
   events        rewinds to a first activation
   friction_work energy friction took out between impacts (J)
   without_collision  impacts without collision (Painlevé)
@@ -55,8 +57,8 @@ Measures (--measure, comma-separated; default status,violation,min_lambda,drift,
 Examples:
   contact-lab sweep assets/scenes/wedge.ron --set tau=1e-3..8e-3:15 --algorithm all \\
       --duration 0.02 --measure violation --plot tau.png --csv tau.csv
-  contact-lab sweep assets/scenes/billiard-corner.ron --set restitution=0..1:11 \\
-      --set impulses=simultaneous,sequential --measure drift --plot e.png
+  contact-lab sweep assets/scenes/billiard-corner.ron --set restitution.pairs=0..1:11 \\
+      --set impulses=simultaneous,sequential --set duration=0.5 --measure energy --plot e.png
   # Across machines: one slice each, then join them.
   contact-lab sweep SCENE --set … --shard 1/4 --csv part1.csv   # … 2/4, 3/4, 4/4
   contact-lab sweep --merge part*.csv --csv all.csv --plot all.png";
@@ -79,10 +81,16 @@ impl Value {
     /// As written in the CSV and the table (a number to its last bit).
     pub fn text(&self) -> String {
         match self {
-            Value::Num(v) => format!("{v}"),
+            Value::Num(v) => exact(*v),
             Value::Word(w) => w.clone(),
         }
     }
+}
+
+/// A number to its last bit, readable: plain from 1e-3 to 1e6, else
+/// `1.5604184611106573e-19` (both read back to the same `f64`).
+pub fn exact(v: f64) -> String {
+    if v == 0.0 || (1e-3..1e6).contains(&v.abs()) { format!("{v}") } else { format!("{v:e}") }
 }
 
 /// One swept setting and its values.
@@ -190,13 +198,14 @@ pub fn methods(algorithms: Option<&str>, schemes: Option<&str>) -> Result<Vec<Me
 }
 
 /// The measures a cell can report (see [`HELP`]).
-pub const MEASURES: [&str; 12] = [
+pub const MEASURES: [&str; 13] = [
     "status",
     "violation",
     "penetration",
     "min_lambda",
     "drift",
     "drift_rel",
+    "energy",
     "events",
     "friction_work",
     "without_collision",
@@ -254,6 +263,22 @@ fn apply(name: &str, v: &Value, world: &mut World, setup: &mut Setup) -> Result<
         }
         "mu" => {
             world.model.set_friction(num()?);
+        }
+        _ if name.starts_with("restitution.") => {
+            let target = &name["restitution.".len()..];
+            let e = num()?;
+            let mut found = false;
+            for c in world.model.constraints.iter_mut().filter(|c| c.is_inequality()) {
+                let wall = c.name.split(':').next() == Some(target);
+                let pair = target == "pairs" && matches!(c.geometry, contact_core::constraint::Geometry::Contact { .. });
+                if wall || pair {
+                    c.restitution = Some(e);
+                    found = true;
+                }
+            }
+            if !found {
+                return Err(format!("{name}: the scene has no constraint `{target}` (or no pair contacts)"));
+            }
         }
         _ if name.starts_with("mu.") => {
             let target = &name[3..];
@@ -348,15 +373,16 @@ fn run_cell(path: &Path, axes: &[Axis], cell: &Cell, measures: &[String]) -> Row
         .iter()
         .map(|m| match m.as_str() {
             "status" => "Ok".to_string(),
-            "violation" => format!("{}", stats.max_violation.value),
-            "penetration" => format!("{}", stats.max_penetration.value),
-            "min_lambda" => stats.min_lambda.as_ref().map_or(String::new(), |l| format!("{}", l.value)),
-            "drift" => format!("{drift}"),
-            "drift_rel" => format!("{}", drift / stats.energy_start.abs().max(f64::MIN_POSITIVE)),
+            "violation" => exact(stats.max_violation.value),
+            "penetration" => exact(stats.max_penetration.value),
+            "min_lambda" => stats.min_lambda.as_ref().map_or(String::new(), |l| exact(l.value)),
+            "drift" => exact(drift),
+            "drift_rel" => exact(drift / stats.energy_start.abs().max(f64::MIN_POSITIVE)),
+            "energy" => exact(stats.energy_end),
             "events" => stats.events.to_string(),
-            "friction_work" => format!("{friction_work}"),
+            "friction_work" => exact(friction_work),
             "without_collision" => without_collision.to_string(),
-            "solves" => format!("{}", stats.solves_per_step()),
+            "solves" => exact(stats.solves_per_step()),
             "wall" => format!("{:.3}", stats.time_per_step().as_secs_f64() * 1e6),
             "state" => state_hash(&world),
             _ => String::new(),

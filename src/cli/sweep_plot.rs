@@ -41,16 +41,32 @@ fn lines(t: &Table) -> Result<Lines, String> {
         else {
             continue;
         };
-        let mut label = if r[scheme] == "time-stepping" { "time-stepping".to_string() } else { r[algorithm].clone() };
-        for &s in settings[1..].iter().filter(|&&s| varies(s)) {
-            label += &format!(", {} = {}", t.header[s], r[s]);
+        let mut parts = Vec::new();
+        if r[scheme] == "time-stepping" {
+            parts.push("time-stepping".to_string());
+        } else if r[algorithm] != "scene's" {
+            parts.push(r[algorithm].clone());
         }
+        for &s in settings[1..].iter().filter(|&&s| varies(s)) {
+            parts.push(format!("{} = {}", t.header[s], r[s]));
+        }
+        let label = if parts.is_empty() { "the scene's method".to_string() } else { parts.join(", ") };
         out.entry(label).or_default().push((xv, yv));
     }
     if out.is_empty() {
         return Err(format!("no cell has a number for {} against {}", t.header[y], t.header[x]));
     }
     Ok(Lines { x: t.header[x].clone(), y: t.header[y].clone(), lines: out })
+}
+
+/// A tick's label: `0.3`, not `0.30000000000000004`.
+fn tick(v: f64) -> String {
+    if v != 0.0 && (1e-3..1e6).contains(&v.abs()) {
+        let s = format!("{v:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        short(v)
+    }
 }
 
 /// Whether values this wide go on a log axis.
@@ -111,7 +127,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, l: &L
         .y_label_area_size(90)
         .build_cartesian_2d(xr, yr)
         .map_err(err)?;
-    let label = |log: bool| move |v: &f64| if log { short(10f64.powf(*v)) } else { short(*v) };
+    let label = |log: bool| move |v: &f64| tick(if log { 10f64.powf(*v) } else { *v });
     chart
         .configure_mesh()
         .x_desc(axis_name(&l.x, xlog))
