@@ -295,6 +295,8 @@ pub enum CliError {
     Unsolved { step: u64, t: f64, cause: String },
     /// `duration / h` is past [`sim::MAX_STEPS`].
     TooManySteps { steps: f64, duration: f64, dt: f64 },
+    /// A sweep's flags name what the scene does not have, or are malformed.
+    Sweep(String),
 }
 
 impl fmt::Display for CliError {
@@ -310,6 +312,7 @@ impl fmt::Display for CliError {
                 write!(f, "): {cause}")
             }
             CliError::Unsolved { step, t, cause } => write!(f, "the run stopped at step {step} (t = {t} s): {cause}"),
+            CliError::Sweep(why) => write!(f, "sweep: {why}"),
             CliError::TooManySteps { steps, duration, dt } => write!(
                 f,
                 "{} s at h = {} s is {} steps, more than the {} a headless run takes: \

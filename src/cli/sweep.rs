@@ -270,7 +270,8 @@ fn apply(name: &str, v: &Value, world: &mut World, setup: &mut Setup) -> Result<
             let mut found = false;
             for c in world.model.constraints.iter_mut().filter(|c| c.is_inequality()) {
                 let wall = c.name.split(':').next() == Some(target);
-                let pair = target == "pairs" && matches!(c.geometry, contact_core::constraint::Geometry::Contact { .. });
+                let pair =
+                    target == "pairs" && matches!(c.geometry, contact_core::constraint::Geometry::Contact { .. });
                 if wall || pair {
                     c.restitution = Some(e);
                     found = true;
@@ -463,7 +464,7 @@ pub fn method_label(m: &Method) -> (String, String) {
 
 /// Runs the sweep (or joins shards) and writes the table to `out`.
 pub fn sweep(args: &SweepArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let fail = |e: String| CliError::Output { path: PathBuf::from("sweep"), error: e };
+    let fail = CliError::Sweep;
     let table = if !args.merge.is_empty() {
         merge(&args.merge)?
     } else {
