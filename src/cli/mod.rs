@@ -12,6 +12,7 @@ mod sweep;
 mod sweep_plot;
 #[cfg(test)]
 mod sweep_tests;
+mod table;
 #[cfg(test)]
 mod tests;
 

@@ -22,6 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::run::{Setup, state_hash};
 use super::sim::{simulate, step_count};
+pub use super::table::Table;
 use super::{CliError, SweepArgs, io_err, short};
 
 pub const HELP: &str = "\
@@ -400,58 +401,6 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((i - 1, n))
-}
-
-/// The table: a header and rows of text, as the CSV has them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    /// The CSV text (fields with a comma or a quote quoted).
-    pub fn csv(&self) -> String {
-        let field = |f: &String| {
-            if f.contains([',', '"', '\n']) { format!("\"{}\"", f.replace('"', "\"\"")) } else { f.clone() }
-        };
-        let line = |r: &Vec<String>| r.iter().map(field).collect::<Vec<_>>().join(",");
-        let mut out = line(&self.header);
-        out.push('\n');
-        for r in &self.rows {
-            out.push_str(&line(r));
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Reads a CSV this module wrote.
-    pub fn read(path: &Path) -> Result<Table, CliError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| CliError::Output { path: path.into(), error: e.to_string() })?;
-        let mut lines = text.lines().map(split_csv);
-        let header =
-            lines.next().ok_or_else(|| CliError::Output { path: path.into(), error: "an empty file".into() })?;
-        Ok(Table { header, rows: lines.collect() })
-    }
-}
-
-fn split_csv(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut cur, mut quoted, mut chars) = (String::new(), false, line.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
 }
 
 /// The label of a method in the table and the plot.

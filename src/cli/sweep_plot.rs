@@ -10,7 +10,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::figure::{DEJAVU_SANS, is_svg, write_png};
-use super::sweep::Table;
+use super::table::Table;
 use super::{CliError, short};
 
 /// Columns that are not a measure to draw.
