@@ -151,6 +151,17 @@ fn a_step_from_a_restored_instant_replaces_the_later_run_and_says_so() {
     app.update();
     app.update();
     assert_eq!(app.world().resource::<Status>().text, "", "no stale text while playing");
+    // And when the lab's time moves from the instant it spoke of, paused
+    // (issue 47, item 9: "Paused at t = 0.02 s" shown at t = 0.001 s).
+    app.world_mut().write_message(LabAction::SetPaused(true));
+    app.update();
+    app.world_mut().resource_mut::<Status>().say_while_paused(1.0, "Paused at t = 0.02 s");
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "Paused at t = 0.02 s", "the instant it speaks of");
+    app.world_mut().write_message(LabAction::StepOnce);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "", "a step later it is gone");
 }
 
 /// → after ← goes along the stored run (issue 37: a step from a restored

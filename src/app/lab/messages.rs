@@ -126,18 +126,23 @@ pub fn forget_paused_text(
     mut status: ResMut<Status>,
     virt: Res<Time<Virtual>>,
     lab: Option<Res<super::Lab>>,
-    mut said: Local<(f64, f64)>,
+    mut said: Local<Option<(f64, f64)>>,
 ) {
     if !status.while_paused {
+        *said = None;
         return;
     }
     let t = lab.map_or(0.0, |lab| lab.time());
-    if said.0 != status.at {
-        *said = (status.at, t);
+    // The lab's time when this message was first seen.
+    match *said {
+        Some((at, _)) if at == status.at => {}
+        _ => *said = Some((status.at, t)),
     }
-    if !virt.is_paused() || t != said.1 {
+    let then = said.map_or(t, |s| s.1);
+    if !virt.is_paused() || t != then {
         status.text.clear();
         status.while_paused = false;
+        *said = None;
     }
 }
 
