@@ -188,20 +188,32 @@ impl Toolbar<'_, '_, '_> {
             );
             let behind = self.data.budget.behind();
             let color = if behind { palette::egui(palette::WARN) } else { egui::Color32::from_gray(150) };
-            if !self.data.state.present {
-                ui.label(RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color))
-                    .on_hover_text("simulated seconds per wall-clock second, over the last half second");
-            }
             // A step on a worker that has taken long enough to notice.
             let flight = self.data.in_flight.since.map(|s| s.elapsed().as_secs_f64()).filter(|s| *s > 0.1);
-            if let Some(secs) = flight {
-                ui.add(egui::Spinner::new().size(12.0));
-                ui.label(RichText::new(format!("step {} … {secs:.1} s", lab.world.steps + 1)).small().color(color))
-                    .on_hover_text(
-                        "This step runs on a worker thread; the window shows the last finished step and stays \
-                         responsive. What you change now applies from the next step.",
-                    );
+            // One slot of fixed width for the pace or the step in flight: the
+            // indicator coming and going wrapped the toolbar and the whole UI
+            // jumped a line (issue 47, item 14).
+            let slot = egui::vec2(150.0, ui.spacing().interact_size.y);
+            let present = self.data.state.present;
+            if present && flight.is_none() {
+                return;
             }
+            ui.allocate_ui_with_layout(slot, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.set_min_width(slot.x);
+                if let Some(secs) = flight {
+                    ui.add(egui::Spinner::new().size(12.0));
+                    ui.label(RichText::new(format!("step {} … {secs:.1} s", lab.world.steps + 1)).small().color(color))
+                        .on_hover_text(
+                            "This step runs on a worker thread; the window shows the last finished step and stays \
+                             responsive. What you change now applies from the next step.",
+                        );
+                } else if !present {
+                    ui.label(
+                        RichText::new(format!("{:.3}× real time", self.data.state.rate.value)).small().color(color),
+                    )
+                    .on_hover_text("simulated seconds per wall-clock second, over the last half second");
+                }
+            });
         }
     }
 
