@@ -586,7 +586,7 @@ impl Overlay<'_, '_, '_> {
             rows.push((palette::EVENT, "rewind to a first activation", Mark::Ring));
         }
         let font = FontId::proportional(12.0);
-        let items: Vec<([u8; 3], &str, Mark, f32)> = rows
+        let mut items: Vec<([u8; 3], &str, Mark, f32)> = rows
             .iter()
             .map(|&(rgb, t, mark)| {
                 (rgb, t, mark, p.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x + 30.0)
@@ -594,16 +594,27 @@ impl Overlay<'_, '_, '_> {
             .collect();
         // The states on a row and the arrows on another when they fit, else as many as the view's width takes.
         let avail = (self.rect.width() - 24.0).max(80.0);
-        let mut lines: Vec<Vec<usize>> = vec![vec![]];
-        let mut x = 0.0;
-        for (k, item) in items.iter().enumerate() {
-            let line = lines.last_mut().expect("one line at least");
-            if !line.is_empty() && (x + item.3 > avail || (items[k - 1].2 == Mark::Bar) != (item.2 == Mark::Bar)) {
-                lines.push(vec![]);
-                x = 0.0;
+        let layout = |items: &[([u8; 3], &str, Mark, f32)]| {
+            let mut lines: Vec<Vec<usize>> = vec![vec![]];
+            let mut x = 0.0;
+            for (k, item) in items.iter().enumerate() {
+                let line = lines.last_mut().expect("one line at least");
+                if !line.is_empty() && (x + item.3 > avail || (items[k - 1].2 == Mark::Bar) != (item.2 == Mark::Bar)) {
+                    lines.push(vec![]);
+                    x = 0.0;
+                }
+                lines.last_mut().expect("one line at least").push(k);
+                x += item.3;
             }
-            lines.last_mut().expect("one line at least").push(k);
-            x += item.3;
+            lines
+        };
+        let mut lines = layout(&items);
+        // A narrow view (a 1024x768 screen: 310 px) keeps the states' colours
+        // alone: the four or five rows of it all took a third of the view
+        // (issue 47). The arrows are in the manual and the λ labels.
+        if lines.len() > 3 {
+            items.retain(|i| i.2 == Mark::Bar);
+            lines = layout(&items);
         }
         let w = lines.iter().map(|l| l.iter().map(|&k| items[k].3).sum::<f32>()).fold(0.0, f32::max) + 8.0;
         let h = 6.0 + 17.0 * lines.len() as f32;
