@@ -609,6 +609,9 @@ impl Overlay<'_, '_, '_> {
             lines
         };
         let mut lines = layout(&items);
+        // Whether the whole legend's band would fit (below): where it would
+        // not, there is no legend and the scene keeps the room, as before.
+        let full_rows = lines.len();
         // A narrow view (a 1024x768 screen: 310 px) keeps the states' colours
         // alone: the four or five rows of it all took a third of the view
         // (issue 47). The arrows are in the manual and the λ labels.
@@ -628,7 +631,8 @@ impl Overlay<'_, '_, '_> {
         let v = &self.data.view;
         let zoom = (v.ppm / self.view.ppm) as f32;
         let top = v.banner.y.max(crate::app::lab::frame::TOP_LABEL);
-        if top + band * zoom > 0.5 * v.rect.height() {
+        let full_band = 6.0 + 17.0 * full_rows as f32 + 26.0 + 6.0;
+        if top + full_band * zoom > 0.5 * v.rect.height() {
             return (0.0, None);
         }
         let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
