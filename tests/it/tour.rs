@@ -453,13 +453,24 @@ fn every_action_of_the_paper_tour_does_what_its_text_says() {
             let algorithm = app.world().resource::<Lab>().world.settings.algorithm;
             let n = step.title.split(' ').next().unwrap_or("");
             match n {
-                // "Press 3 (Right) and 1 (Platt) to switch live": the
-                // algorithm follows the keys, the clock stays where it was.
+                // "Press R, then C and Space: compare mode forks the other
+                // methods at t = 0 … Right's dashed line stays on the floor
+                // while Platt's dips" (issue 47, item 5: "press 3 and 1 to
+                // compare" threw Platt's run away instead of comparing).
                 "2" => {
                     assert_eq!(algorithm, Algorithm::Platt, "{line}");
-                    assert_eq!(app.world().resource::<Lab>().time(), paused_at, "{line}: a live switch, no reset");
-                    let said = &app.world().resource::<contact_lab::app::lab::Status>().text;
-                    assert!(said.contains("Platt"), "{line}: the status says {said:?}");
+                    assert_eq!(app.world().resource::<Lab>().time(), paused_at, "{line}: played to its pause again");
+                    let platt_dips = shown(&app, "particle.y").iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+                    assert!(platt_dips < -1e-6, "{line}: Platt's particle dips to {platt_dips} m");
+                    let c = app.world().resource::<Compare>();
+                    assert!(c.on && c.lanes.len() == 4, "{line}: {} lanes", c.lanes.len());
+                    let right = c.lane(contact_core::Method::event_driven(Algorithm::Right)).expect("a Right lane");
+                    assert_eq!(right.from, 0.0, "{line}: forked at {} s", right.from);
+                    let y = right.lane.world.state.q[1];
+                    assert!((right.lane.world.state.t - paused_at).abs() < 1e-9, "{line}: Right's lane at the pause");
+                    assert!(y.abs() < 1e-12, "{line}: Right's particle on the floor, y = {y} m");
+                    // The table's penetrations: Platt's about 1.9e-6 m, Right's at round-off.
+                    assert!((1.7e-6..2.1e-6).contains(&-platt_dips), "{line}: Platt's {platt_dips} m");
                 }
                 // "Press R, then 1 (Platt) and Space: Platt pulls on the wall
                 // (λ < 0) for 27 ms after 0.46 s."
