@@ -542,6 +542,19 @@ fn every_action_of_the_paper_tour_does_what_its_text_says() {
                     assert_eq!(w.state.qd[1], 0.0, "{line}: at rest");
                     assert!(w.state.q[1] - 0.05 < 1e-12, "{line}: on the floor, {} m up", w.state.q[1] - 0.05);
                     assert!(ts.lane.report.as_ref().is_some_and(|r| r.events.is_empty()), "{line}: no event");
+                    // The compare table's energies: 0.04905 J at rest, the lab's 0.04944 J.
+                    let energy =
+                        |w: &contact_core::World| w.model.kinetic_energy(&w.state) + w.model.potential_energy(&w.state);
+                    assert!((energy(w) - 0.04905).abs() < 5e-6, "{line}: time-stepping's {} J", energy(w));
+                    let lab = &app.world().resource::<Lab>().world;
+                    assert!((energy(lab) - 0.04944).abs() < 5e-6, "{line}: the lab's {} J", energy(lab));
+                    // "Platt improved's dashed yellow line rests too."
+                    let pi = c.lane(contact_core::Method::event_driven(Algorithm::PlattImproved)).expect("a lane");
+                    let w = &pi.lane.world;
+                    // (Held by the floor's row at the acceleration level: Baumgarte's
+                    // term leaves a fraction of a µm/s.)
+                    assert!(w.state.qd[1].abs() < 1e-6, "{line}: Platt improved at rest, {} m/s", w.state.qd[1]);
+                    assert!((w.state.q[1] - 0.05).abs() < 1e-6, "{line}: on the floor, {} m up", w.state.q[1] - 0.05);
                 }
                 _ => panic!("step {n}: {line:?} asks for keys this test does not check: give it its check"),
             }
