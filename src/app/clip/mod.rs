@@ -135,19 +135,17 @@ impl ClipRecorder {
         self.fps * self.slow
     }
 
-    /// Simulated seconds recorded so far.
+    /// Simulated seconds recorded so far: the last frame's (its time in the
+    /// clip over the slow motion) and one frame's more.
     pub fn recorded(&self) -> f64 {
-        self.frames.last().map_or(0.0, |f| f.at * self.slow + 1.0 / self.rate())
+        self.frames.last().map_or(0.0, |f| f.at / self.slow + 1.0 / self.rate())
     }
 
-    /// Simulated time of the next frame: `k/(fps · slow)` after the start
-    /// (a script), or that long after the last frame (a user: frames come as
-    /// the window draws them).
+    /// Simulated time of the next frame: one frame after the last (a
+    /// script's frame `k` is at `k/(fps · slow)`; a user's frames come as the
+    /// window draws them).
     fn next_time(&self) -> f64 {
-        match self.frames.last() {
-            Some(f) if !self.scripted => self.start + f.at * self.slow + 1.0 / self.rate(),
-            _ => self.start + self.frames.len() as f64 / self.rate(),
-        }
+        if self.scripted { self.start + self.frames.len() as f64 / self.rate() } else { self.start + self.recorded() }
     }
 
     fn wanted(&self) -> Option<usize> {
@@ -353,7 +351,7 @@ fn capture(mut commands: Commands, mut clip: ResMut<ClipRecorder>, lab: Option<R
             let at = if clip.scripted {
                 clip.frames.len() as f64 / clip.fps
             } else {
-                (clip.asked_at - clip.start) / clip.slow
+                (clip.asked_at - clip.start) * clip.slow
             };
             clip.frames.push(cut(&img, crop, at));
             if clip.wanted().is_some_and(|n| clip.frames.len() >= n)
@@ -496,7 +494,7 @@ fn poll_encoding(
                 enc.total,
                 enc.play,
                 clip.fps,
-                enc.play * clip.slow,
+                enc.play / clip.slow,
                 bytes as f64 / 1e6
             );
             if clip.scripted {
