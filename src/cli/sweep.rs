@@ -23,7 +23,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::run::{Setup, state_hash};
 use super::sim::{simulate, step_count};
 pub use super::table::Table;
-use super::{CliError, SweepArgs, io_err, short};
+use super::table::readable;
+use super::{CliError, SweepArgs, io_err};
 
 pub const HELP: &str = "\
 Settings (--set NAME=V1,V2,… | NAME=FROM..TO:N | NAME=FROM..TO:N:log):
@@ -246,6 +247,19 @@ pub fn cells(axes: &[Axis], methods: &[Method]) -> Vec<Cell> {
 /// What a cell reports, as text, one per measure.
 pub type Row = Vec<String>;
 
+/// The inequality rows `mu.TARGET` and `restitution.TARGET` name: a wall's
+/// (its rows are `WALL:BODY`), or with `pairs` the contacts between bodies.
+fn named_rows<'a>(
+    model: &'a mut contact_core::Model,
+    target: &'a str,
+) -> impl Iterator<Item = &'a mut contact_core::Constraint> + 'a {
+    model.constraints.iter_mut().filter(move |c| {
+        let wall = c.name.split(':').next() == Some(target);
+        let pair = target == "pairs" && matches!(c.geometry, contact_core::Geometry::Contact { .. });
+        c.is_inequality() && (wall || pair)
+    })
+}
+
 /// Applies one swept value to the scene's world or to the run's setup.
 fn apply(name: &str, v: &Value, world: &mut World, setup: &mut Setup) -> Result<(), String> {
     let num = || v.num().ok_or_else(|| format!("{name} takes a number, not `{}`", v.text()));
@@ -269,14 +283,9 @@ fn apply(name: &str, v: &Value, world: &mut World, setup: &mut Setup) -> Result<
             let target = &name["restitution.".len()..];
             let e = num()?;
             let mut found = false;
-            for c in world.model.constraints.iter_mut().filter(|c| c.is_inequality()) {
-                let wall = c.name.split(':').next() == Some(target);
-                let pair =
-                    target == "pairs" && matches!(c.geometry, contact_core::constraint::Geometry::Contact { .. });
-                if wall || pair {
-                    c.restitution = Some(e);
-                    found = true;
-                }
+            for c in named_rows(&mut world.model, target) {
+                c.restitution = Some(e);
+                found = true;
             }
             if !found {
                 return Err(format!("{name}: the scene has no constraint `{target}` (or no pair contacts)"));
@@ -296,14 +305,9 @@ fn apply(name: &str, v: &Value, world: &mut World, setup: &mut Setup) -> Result<
                     found = true;
                 }
             }
-            for c in world.model.constraints.iter_mut().filter(|c| c.is_inequality()) {
-                let wall = c.name.split(':').next() == Some(target);
-                let pair =
-                    target == "pairs" && matches!(c.geometry, contact_core::constraint::Geometry::Contact { .. });
-                if wall || pair {
-                    c.friction = mu;
-                    found = true;
-                }
+            for c in named_rows(&mut world.model, target) {
+                c.friction = mu;
+                found = true;
             }
             if !found {
                 return Err(format!("{name}: the scene has no wall named `{target}`"));
@@ -525,11 +529,7 @@ fn print_table(t: &Table, out: &mut dyn Write) -> Result<(), CliError> {
         .chain(t.rows.iter().map(|r| {
             r.iter()
                 .map(|f| match f.parse::<f64>() {
-                    Ok(v) if f.contains(['.', 'e']) && (1e-3..1e6).contains(&v.abs()) => {
-                        let s = format!("{v:.6}");
-                        s.trim_end_matches('0').trim_end_matches('.').to_string()
-                    }
-                    Ok(v) if f.contains(['.', 'e']) => short(v),
+                    Ok(v) if f.contains(['.', 'e']) => readable(v),
                     _ if f.chars().count() > 60 => format!("{}…", f.chars().take(59).collect::<String>()),
                     _ => f.clone(),
                 })

@@ -9,9 +9,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::CliError;
 use super::figure::{DEJAVU_SANS, is_svg, write_png};
-use super::table::Table;
-use super::{CliError, short};
+use super::table::{Table, readable};
 
 /// Columns that are not a measure to draw.
 const NOT_DRAWN: [&str; 2] = ["status", "state"];
@@ -57,16 +57,6 @@ fn lines(t: &Table) -> Result<Lines, String> {
         return Err(format!("no cell has a number for {} against {}", t.header[y], t.header[x]));
     }
     Ok(Lines { x: t.header[x].clone(), y: t.header[y].clone(), lines: out })
-}
-
-/// A tick's label: `0.3`, not `0.30000000000000004`.
-fn tick(v: f64) -> String {
-    if v != 0.0 && (1e-3..1e6).contains(&v.abs()) {
-        let s = format!("{v:.6}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        short(v)
-    }
 }
 
 /// Whether values this wide go on a log axis.
@@ -127,7 +117,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, l: &L
         .y_label_area_size(90)
         .build_cartesian_2d(xr, yr)
         .map_err(err)?;
-    let label = |log: bool| move |v: &f64| tick(if log { 10f64.powf(*v) } else { *v });
+    let label = |log: bool| move |v: &f64| readable(if log { 10f64.powf(*v) } else { *v });
     chart
         .configure_mesh()
         .x_desc(axis_name(&l.x, xlog))

@@ -4,11 +4,8 @@
 use std::path::PathBuf;
 
 use super::sweep::{Table, parse_set};
+use super::tests::{run_args, scene};
 use super::{RunArgs, SweepArgs, run, sweep};
-
-fn scene(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets").join("scenes").join(name)
-}
 
 fn args(scene_file: &str, set: &[&str]) -> SweepArgs {
     SweepArgs {
@@ -22,23 +19,6 @@ fn args(scene_file: &str, set: &[&str]) -> SweepArgs {
         jobs: Some(1),
         shard: None,
         merge: Vec::new(),
-    }
-}
-
-fn run_args(scene_file: &str) -> RunArgs {
-    RunArgs {
-        scene: scene(scene_file),
-        algorithm: None,
-        scheme: None,
-        duration: None,
-        dt: None,
-        tau: None,
-        restitution: None,
-        impulses: None,
-        balls: None,
-        sleep: false,
-        csv: None,
-        events: None,
     }
 }
 
@@ -68,7 +48,7 @@ fn a_cell_is_run_bit_for_bit() {
     a.csv = Some(csv.clone());
     sweep(&a, &mut Vec::new()).unwrap();
     let t = Table::read(&csv).unwrap();
-    let mut r = run_args("wedge.ron");
+    let mut r = run_args(scene("wedge.ron"));
     (r.tau, r.duration) = (Some(0.002), Some(0.02));
     r.algorithm = Some(super::AlgorithmArg::Platt);
     assert_eq!(t.rows[0].last().unwrap(), &run_state(&r), "Platt's cell");
@@ -82,7 +62,7 @@ fn a_cell_is_run_bit_for_bit() {
     a.csv = Some(csv.clone());
     sweep(&a, &mut Vec::new()).unwrap();
     let t = Table::read(&csv).unwrap();
-    let mut r = run_args("bouncing-ball.ron");
+    let mut r = run_args(scene("bouncing-ball.ron"));
     (r.restitution, r.duration, r.scheme) = (Some(0.6), Some(0.5), Some(super::SchemeArg::TimeStepping));
     assert_eq!(t.rows[0][t.header.len() - 2], "Ok");
     assert_eq!(t.rows[0].last().unwrap(), &run_state(&r));

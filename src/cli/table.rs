@@ -3,7 +3,18 @@
 
 use std::path::Path;
 
-use super::CliError;
+use super::{CliError, short};
+
+/// A number as the table and the plot's ticks show it: `0.3`, not
+/// `0.30000000000000004`; six decimals from 1e-3 to 1e6, else [`short`].
+pub fn readable(v: f64) -> String {
+    if v != 0.0 && (1e-3..1e6).contains(&v.abs()) {
+        let s = format!("{v:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        short(v)
+    }
+}
 
 /// The table: a header and rows of text, as the CSV has them.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,11 +6,11 @@ use clap::Parser;
 
 use super::*;
 
-fn scene(name: &str) -> PathBuf {
+pub(super) fn scene(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/scenes").join(name)
 }
 
-fn run_args(scene: PathBuf) -> RunArgs {
+pub(super) fn run_args(scene: PathBuf) -> RunArgs {
     RunArgs {
         scene,
         algorithm: None,

@@ -125,11 +125,12 @@ fn take_screenshots(
     real: Res<Time<Real>>,
     lab: Option<Res<Lab>>,
 ) {
-    let shown = lab.map_or_else(|| "contact-lab".to_string(), |l| l.shown());
+    // (Named only when one is asked for: this runs every frame.)
+    let shown = || lab.as_ref().map_or_else(|| "contact-lab".to_string(), |l| l.shown());
     for req in requests.pending.drain(..) {
         let scripted = req.is_some() && script.requested && req == script.screenshot;
         let check = scripted && script.check_view;
-        let path = match req.map_or_else(|| out.fresh(&shown, "png"), Ok) {
+        let path = match req.map_or_else(|| out.fresh(&shown(), "png"), Ok) {
             Ok(p) => p,
             Err(e) => {
                 status.warn(real.elapsed_secs_f64(), format!("No screenshot: {e}"));

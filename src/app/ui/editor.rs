@@ -125,16 +125,14 @@ impl EditPanel<'_, '_, '_> {
             ui.label(RichText::new("Scene").strong());
             // The algorithm in force (the toolbar's): the one Save writes.
             let in_force = self.data.lab.as_deref().map_or(doc.file.solver.algorithm, |l| l.world.settings.algorithm);
-            let mut algorithm = in_force;
-            egui::ComboBox::from_label("algorithm")
-                .selected_text(algorithm.label())
-                .show_ui(ui, |ui| {
-                    for a in Algorithm::ALL {
-                        ui.selectable_value(&mut algorithm, a, a.label());
-                    }
-                })
-                .response
-                .on_hover_text("the algorithm in force (the toolbar's, keys 1–4): Save writes it");
+            let algorithm = choice(
+                ui,
+                "algorithm",
+                in_force,
+                &Algorithm::ALL,
+                Algorithm::label,
+                "the algorithm in force (the toolbar's, keys 1–4): Save writes it",
+            );
             if algorithm != in_force {
                 self.lab_actions.push(LabAction::SetAlgorithm(algorithm));
                 if algorithm != doc.file.solver.algorithm {
@@ -147,19 +145,15 @@ impl EditPanel<'_, '_, '_> {
             // fields had no switch for it; the Algorithm panel's is hidden
             // while editing). Time-stepping's solver is Exact.
             let in_force = self.data.lab.as_deref().map_or(doc.file.solver.scheme, |l| l.world.settings.scheme);
-            let mut scheme = in_force;
-            egui::ComboBox::from_label("scheme")
-                .selected_text(scheme.label())
-                .show_ui(ui, |ui| {
-                    for s in Scheme::ALL {
-                        ui.selectable_value(&mut scheme, s, s.label());
-                    }
-                })
-                .response
-                .on_hover_text(
-                    "event-driven: the paper's rewinds, where the algorithm applies; time-stepping: one velocity \
-                     problem a step (Moreau–Jean), under Exact. Save writes it",
-                );
+            let scheme = choice(
+                ui,
+                "scheme",
+                in_force,
+                &Scheme::ALL,
+                Scheme::label,
+                "event-driven: the paper's rewinds, where the algorithm applies; time-stepping: one velocity problem \
+                 a step (Moreau–Jean), under Exact. Save writes it",
+            );
             if scheme != in_force {
                 self.lab_actions.push(LabAction::SetScheme(scheme));
                 if scheme != doc.file.solver.scheme {
@@ -411,4 +405,26 @@ fn renamed(item: &Item, new: &str) -> Item {
         Item::Wall(_) => Item::Wall(new.into()),
         Item::Constraint(_) => Item::Constraint(new.into()),
     }
+}
+
+/// A drop-down of `all` named by `label`, from `current`: the value picked.
+fn choice<T: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    name: &str,
+    current: T,
+    all: &[T],
+    label: fn(T) -> &'static str,
+    hover: &str,
+) -> T {
+    let mut picked = current;
+    egui::ComboBox::from_label(name)
+        .selected_text(label(picked))
+        .show_ui(ui, |ui| {
+            for &x in all {
+                ui.selectable_value(&mut picked, x, label(x));
+            }
+        })
+        .response
+        .on_hover_text(hover);
+    picked
 }

@@ -18,20 +18,17 @@ fn nice_at_least(x: f64) -> f64 {
 
 /// The marks of [`nice_steps`] between `bounds`, each once at its coarsest step.
 fn marks(steps: [f64; 3], (min, max): (f64, f64)) -> Vec<GridMark> {
-    let mut out: Vec<GridMark> = Vec::new();
-    for step in steps {
-        let first = (min / step).ceil() as i64;
-        let last = (max / step).floor() as i64;
-        for i in first..=last {
-            let value = i as f64 * step;
-            match out.iter_mut().find(|m| (m.value - value).abs() < 0.1 * steps[0]) {
-                Some(m) => m.step_size = m.step_size.max(step),
-                None => out.push(GridMark { value, step_size: step }),
-            }
-        }
-    }
-    out.sort_by(|a, b| a.value.total_cmp(&b.value));
-    out
+    // The levels are nested: every mark is one of the finest step's, at the
+    // coarsest step that divides it (one pass, each value once).
+    let fine = steps[0];
+    let ratios = steps.map(|s| (s / fine).round() as i64);
+    let (first, last) = ((min / fine).ceil() as i64, (max / fine).floor() as i64);
+    (first..=last)
+        .map(|i| {
+            let level = (0..3).rev().find(|&l| i % ratios[l] == 0).unwrap_or(0);
+            GridMark { value: i as f64 * fine, step_size: steps[level] }
+        })
+        .collect()
 }
 
 /// Three nested levels of steps from the smallest the plot asks for (each

@@ -620,19 +620,21 @@ impl Overlay<'_, '_, '_> {
             lines = layout(&items);
         }
         let w = lines.iter().map(|l| l.iter().map(|&k| items[k].3).sum::<f32>()).fold(0.0, f32::max) + 8.0;
-        let h = 6.0 + 17.0 * lines.len() as f32;
+        // The legend's height for `rows` rows, and its band with the axis numbers under it.
+        let height = |rows: usize| 6.0 + 17.0 * rows as f32;
+        let band_of = |rows: usize| height(rows) + 26.0 + 6.0;
+        let h = height(lines.len());
         // Bottom right above the axis numbers, or bottom left: in the band
         // at the bottom that a fit leaves free of the scene (issue 37).
         let size = egui::vec2(w, h);
-        let band = h + 26.0 + 6.0;
+        let band = band_of(lines.len());
         // Its band, with the top one, in at most half the view: else (a small
         // view: compare's panel, presenter mode at 1280x720) no band and no legend, and the scene keeps
         // the room (the bands are never traded back and forth).
         let v = &self.data.view;
         let zoom = (v.ppm / self.view.ppm) as f32;
         let top = v.banner.y.max(crate::app::lab::frame::TOP_LABEL);
-        let full_band = 6.0 + 17.0 * full_rows as f32 + 26.0 + 6.0;
-        if top + full_band * zoom > 0.5 * v.rect.height() {
+        if top + band_of(full_rows) * zoom > 0.5 * v.rect.height() {
             return (0.0, None);
         }
         let (left, right) = (self.rect.min.x + 30.0, self.rect.max.x - w - 8.0);
