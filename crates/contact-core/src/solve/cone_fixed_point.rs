@@ -104,6 +104,7 @@
 //! as in the frictionless problem.
 
 use nalgebra::{DMatrix, DVector};
+use rayon::prelude::*;
 
 use crate::anderson::Anderson;
 use crate::anitescu_potra;
@@ -373,6 +374,141 @@ pub fn solve(
         }
         s = anderson.next(&s, &g).into_iter().map(|x| x.max(0.0)).collect();
     }
+}
+
+/// [`solve`] island by island, on every core: the rows fall into islands
+/// that share no moving coordinate (a ball on the floor and one on the
+/// wall, across the room), each its own problem with its own fixed point,
+/// stall and rescues (one island that circles no longer holds the others
+/// to its evaluations, nor sends them to Lemke's method with it). Each
+/// island is solved on its own coordinates, numbered in their order, and
+/// the answers are gathered in the islands' order: the result does not
+/// depend on the number of threads.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_islands(
+    rows: &Rows,
+    minv: &[f64],
+    vfree: &[f64],
+    c: &[f64],
+    warm_n: &[f64],
+    warm_t: &[f64],
+    slip0: &[f64],
+    floor: f64,
+) -> Answer {
+    let parts = islands(rows, minv);
+    if parts.len() <= 1 {
+        return solve(rows, minv, vfree, c, warm_n, warm_t, slip0, floor);
+    }
+    let one = |part: &Vec<usize>| {
+        // The island's coordinates, in their order, and its rows on them.
+        let mut cols: Vec<usize> = part
+            .iter()
+            .flat_map(|&i| {
+                let t = rows.tangent[i].map_or(&[][..], |(t, _)| t.entries());
+                rows.normal[i].entries().iter().chain(t).map(|(c, _)| *c)
+            })
+            .collect();
+        cols.sort_unstable();
+        cols.dedup();
+        let local = |r: &SparseRow| {
+            let e: Vec<(usize, f64)> =
+                r.entries().iter().map(|(c, v)| (cols.binary_search(c).expect("a column of the island"), *v)).collect();
+            SparseRow::from_entries(&e)
+        };
+        let normal: Vec<SparseRow> = part.iter().map(|&i| local(rows.normal[i])).collect();
+        let tangent: Vec<Option<(SparseRow, f64)>> =
+            part.iter().map(|&i| rows.tangent[i].map(|(t, mu)| (local(t), mu))).collect();
+        let sub = Rows {
+            normal: normal.iter().collect(),
+            tangent: tangent.iter().map(|t| t.as_ref().map(|(t, mu)| (t, *mu))).collect(),
+            neq: part.iter().take_while(|&&i| i < rows.neq).count(),
+        };
+        let pick = |x: &[f64], at: &[usize]| -> Vec<f64> { at.iter().map(|&i| x[i]).collect() };
+        let answer = solve(
+            &sub,
+            &pick(minv, &cols),
+            &pick(vfree, &cols),
+            &pick(c, part),
+            &pick(warm_n, part),
+            &pick(warm_t, part),
+            &pick(slip0, part),
+            floor,
+        );
+        (cols, answer)
+    };
+    let n = rows.normal.len();
+    // Threads only where the islands are worth waking them for.
+    let solved: Vec<(Vec<usize>, Answer)> =
+        if n >= PARALLEL_ROWS { parts.par_iter().map(one).collect() } else { parts.iter().map(one).collect() };
+    let mut all = Answer {
+        qd: vfree.to_vec(),
+        normal: vec![0.0; n],
+        tangent: vec![0.0; n],
+        held: vec![false; n],
+        iterations: 0,
+        islands: 0,
+        capped: None,
+    };
+    for (part, (cols, answer)) in parts.iter().zip(solved) {
+        for (l, &d) in cols.iter().enumerate() {
+            all.qd[d] = answer.qd[l];
+        }
+        for (l, &i) in part.iter().enumerate() {
+            all.normal[i] = answer.normal[l];
+            all.tangent[i] = answer.tangent[l];
+            all.held[i] = answer.held[l];
+        }
+        all.iterations = all.iterations.max(answer.iterations);
+        all.islands += answer.islands;
+        all.capped = answer.capped.or(all.capped);
+    }
+    all
+}
+
+/// Rows from which [`solve_islands`] solves its islands on several threads
+/// (below, one after the other: the same answer, without waking threads
+/// for a few contacts, a step's share bisection solving up to 25 times).
+pub const PARALLEL_ROWS: usize = 64;
+
+/// The rows of `rows` in islands that share no moving coordinate (its
+/// normal and tangential rows), each in increasing order, the islands in
+/// order of their first row.
+fn islands(rows: &Rows, minv: &[f64]) -> Vec<Vec<usize>> {
+    let n = rows.normal.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner = vec![usize::MAX; minv.len()];
+    for i in 0..n {
+        let t = rows.tangent[i].map_or(&[][..], |(t, _)| t.entries());
+        for (c, _) in rows.normal[i].entries().iter().chain(t) {
+            if minv[*c] == 0.0 {
+                continue;
+            }
+            if owner[*c] == usize::MAX {
+                owner[*c] = i;
+            } else {
+                let (a, b) = (root(&mut parent, owner[*c]), root(&mut parent, i));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut slot = vec![usize::MAX; n];
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        if slot[r] == usize::MAX {
+            slot[r] = parts.len();
+            parts.push(Vec::new());
+        }
+        parts[slot[r]].push(i);
+    }
+    parts
 }
 
 /// Lemke's method on Anitescu–Potra's problem of the island, sparse

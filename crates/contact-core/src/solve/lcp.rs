@@ -100,6 +100,8 @@
 //! envelope Cholesky of [`crate::schur`]; a Dantzig pivot adds a row at the
 //! factor's end or takes one out by a rank-one update ([`Envelope::remove`]).
 
+use rayon::prelude::*;
+
 use crate::ipm;
 use crate::schur::{Envelope, PIVOT_TOL, SchurGraph};
 
@@ -445,32 +447,13 @@ fn solve(
         }
         cold = false;
     }
-    let mut work = Work { graph, b, neq, eps, tol, norms: (0.0, 0.0), da: vec![0.0; m], limits };
-    for idx in &members {
-        // A large island warm from the previous step (a pile settling): if
-        // block moves do not converge, Dantzig starts from the warm set, not
-        // from the set the block moves left.
-        work.island(idx);
-        if let Some(start) = start
-            && work.proximal(&mut lp, idx, start)
-        {
-            continue;
-        }
-        let large = idx.len() > LARGE_ISLAND;
-        if cold || !work.block(&mut lp, idx, large && warm_given) {
-            if large {
-                // A few block rounds from the warm or predicted set did not
-                // settle it: the interior point (see the module docs).
-                work.interior(&mut lp, idx, 0, false);
-            } else {
-                // Shrink C until every λ_C ≥ 0 (a feasible start), then pivot
-                // one index at a time, which always ends (or the budget).
-                work.shrink(&mut lp, idx);
-                work.dantzig(&mut lp, idx);
-            }
-        }
-        if lp.capped.is_none() {
-            work.refine(&mut lp, idx);
+    if nislands > 1 && m > DETAIL {
+        apart(graph, b, neq, &members, &mut lp, start, tol, limits, cold, warm_given);
+    } else {
+        let mut work =
+            Work { graph, b, neq, eps, tol, norms: (0.0, 0.0), da: vec![0.0; m], limits, detail: m <= DETAIL };
+        for idx in &members {
+            work.solve_island(&mut lp, idx, start, cold, warm_given);
         }
     }
     for i in neq..m {
@@ -485,6 +468,93 @@ fn solve(
         last.clamped = (0..m).filter(|&i| lp.clamped[i]).collect();
     }
     lp
+}
+
+/// The islands `members` (each in its factor's order) solved apart, on
+/// every core: each island's rows numbered `0..k` in their original order
+/// (so its arithmetic is the one [`Work::solve_island`] does on the whole
+/// problem: the same sums in the same order, the same factor order), its
+/// answer put back, its rounds and any cap gathered in the islands' order.
+/// The answer does not depend on the number of threads.
+#[allow(clippy::too_many_arguments)]
+fn apart(
+    graph: &SchurGraph,
+    b: &[f64],
+    neq: usize,
+    members: &[Vec<usize>],
+    lp: &mut Lcp,
+    start: Option<&[f64]>,
+    tol: f64,
+    limits: Limits,
+    cold: bool,
+    warm_given: bool,
+) {
+    // Each row's number within its island, rows in their original order.
+    let mut local = vec![0usize; b.len()];
+    let sorted: Vec<Vec<usize>> = members
+        .iter()
+        .map(|idx| {
+            let mut set = idx.clone();
+            set.sort_unstable();
+            for (l, &i) in set.iter().enumerate() {
+                local[i] = l;
+            }
+            set
+        })
+        .collect();
+    let whole = &*lp;
+    let solved: Vec<Lcp> = members
+        .par_iter()
+        .zip(&sorted)
+        .with_min_len(8)
+        .map(|(idx, set)| {
+            let sub = SchurGraph {
+                diag: set.iter().map(|&i| graph.diag[i]).collect(),
+                adj: set.iter().map(|&i| graph.adj[i].iter().map(|(j, v)| (local[*j], *v)).collect()).collect(),
+            };
+            let pick = |x: &[f64]| -> Vec<f64> { set.iter().map(|&i| x[i]).collect() };
+            let sb = pick(b);
+            let sstart = start.map(pick);
+            let mut part = Lcp {
+                lambda: pick(&whole.lambda),
+                a: pick(&whole.a),
+                clamped: set.iter().map(|&i| whole.clamped[i]).collect(),
+                rounds: Vec::new(),
+                capped: None,
+            };
+            let k = set.len();
+            let sneq = set.iter().take_while(|&&i| i < neq).count();
+            let mut work = Work {
+                graph: &sub,
+                b: &sb,
+                neq: sneq,
+                eps: REGULARIZATION,
+                tol,
+                norms: (0.0, 0.0),
+                da: vec![0.0; k],
+                limits,
+                detail: false,
+            };
+            let order: Vec<usize> = idx.iter().map(|&i| local[i]).collect();
+            work.solve_island(&mut part, &order, sstart.as_deref(), cold, warm_given);
+            part
+        })
+        .collect();
+    for (set, part) in sorted.iter().zip(solved) {
+        for (l, &i) in set.iter().enumerate() {
+            lp.lambda[i] = part.lambda[l];
+            lp.a[i] = part.a[l];
+            lp.clamped[i] = part.clamped[l];
+        }
+        let global =
+            |moves: Vec<(usize, f64)>| -> Vec<(usize, f64)> { moves.into_iter().map(|(l, v)| (set[l], v)).collect() };
+        for r in part.rounds {
+            lp.rounds.push(Round { entered: global(r.entered), left: global(r.left), ..r });
+        }
+        if part.capped.is_some() {
+            lp.capped = part.capped;
+        }
+    }
 }
 
 /// Rounds of block moves tried on an island before falling back to single pivots.
@@ -575,9 +645,44 @@ struct Work<'a> {
     /// Scratch for `Δa`.
     da: Vec<f64>,
     limits: Limits,
+    /// The trace keeps each round's `λ`, `a` and `C` (at most [`DETAIL`]
+    /// rows in the whole problem).
+    detail: bool,
 }
 
 impl Work<'_> {
+    /// One island `idx` (in its factor's order): from `start` by proximal
+    /// steps, else block moves from the warm or predicted set, then the
+    /// interior point (large) or Dantzig's pivoting (small); refined where
+    /// the solve has not stopped short.
+    fn solve_island(&mut self, lp: &mut Lcp, idx: &[usize], start: Option<&[f64]>, cold: bool, warm_given: bool) {
+        // A large island warm from the previous step (a pile settling): if
+        // block moves do not converge, Dantzig starts from the warm set, not
+        // from the set the block moves left.
+        self.island(idx);
+        if let Some(start) = start
+            && self.proximal(lp, idx, start)
+        {
+            return;
+        }
+        let large = idx.len() > LARGE_ISLAND;
+        if cold || !self.block(lp, idx, large && warm_given) {
+            if large {
+                // A few block rounds from the warm or predicted set did not
+                // settle it: the interior point (see the module docs).
+                self.interior(lp, idx, 0, false);
+            } else {
+                // Shrink C until every λ_C ≥ 0 (a feasible start), then pivot
+                // one index at a time, which always ends (or the budget).
+                self.shrink(lp, idx);
+                self.dantzig(lp, idx);
+            }
+        }
+        if lp.capped.is_none() {
+            self.refine(lp, idx);
+        }
+    }
+
     /// Takes the island's norms for [`Work::tol`].
     fn island(&mut self, idx: &[usize]) {
         let g = self.graph;
@@ -812,14 +917,14 @@ impl Work<'_> {
     /// `C` for the trace (only for problems small enough to read, see [`DETAIL`];
     /// the last round gets the final set in [`solve_lcp`]).
     fn clamped_list(&self, lp: &Lcp) -> Vec<usize> {
-        if lp.lambda.len() > DETAIL {
+        if !self.detail {
             return Vec::new();
         }
         (0..lp.lambda.len()).filter(|&i| lp.clamped[i]).collect()
     }
 
     fn record(&self, lp: &mut Lcp, entered: Vec<(usize, f64)>, left: Vec<(usize, f64)>, clamped: Vec<usize>) {
-        let detail = lp.lambda.len() <= DETAIL;
+        let detail = self.detail;
         lp.rounds.push(Round {
             clamped,
             entered,

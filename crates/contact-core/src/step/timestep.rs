@@ -380,7 +380,7 @@ fn solve_rows(
             .iter()
             .map(|&k| problem.tangents[k].as_ref().map_or(0.0, |t| problem.mu[k] * t.row.dot(warm.qd).abs()))
             .collect();
-        let answer = cone_fixed_point::solve(
+        let answer = cone_fixed_point::solve_islands(
             &edges,
             &problem.minv,
             vfree,
