@@ -319,6 +319,7 @@ impl PluginGroup for LabPlugins {
             .add(inputs::InputsPlugin)
             .add(compare::ComparePlugin { start: o.compare })
             .add(ui::UiPlugin { present: o.present })
+            .add(ui::shortcut_keys::ShortcutKeysPlugin)
             .add(screenshot::ScreenshotPlugin { script, dump_state: o.dump_state.clone() })
             .add(edit::EditPlugin)
             .add(clip::ClipPlugin {

@@ -28,6 +28,7 @@ pub mod placement;
 pub mod plots;
 pub mod presenter;
 pub mod scene_panel;
+pub mod shortcut_keys;
 pub mod table;
 pub mod timeline_bar;
 pub mod toolbar;
