@@ -32,6 +32,8 @@ pub const MIN_DEPTH: f64 = 1e-9;
 /// the world 360 points high, with the banner in it).
 const SIDE: f32 = 150.0;
 const MIN_SIDE: f32 = 90.0;
+/// The legend's band at the view's bottom beyond the frame's margin, points.
+const LEGEND: f32 = 36.0;
 
 /// The violation the magnifier shows: constraint `k`, the body's surface point
 /// (world) and the unit normal, at signed distance `depth` (< 0) from the surface.
@@ -95,33 +97,41 @@ pub struct Placement {
 
 /// Places the inset for `v` in `rect` (the world view) beside the contact, on
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
-/// radius in points), off `avoid` (presenter mode's banner, labels) and off
-/// what `covered` says a window covers (compare's readout), in view.
-/// Where the focus fills the view, beside it, its bottom at `bottom` (the
-/// window's content, above the status bar), its top below `free` (the
-/// right panel's, the left one's: where what a step asks to read ends).
+/// radius in points), off `avoid` (labels) and off what `covered` says a
+/// window or presenter mode's banner covers (compare's readout), in view, and
+/// never over a panel (issue 47, deliverable 2). Off the scene's `focus`
+/// first (issue 37); where the focus fills the view, on the least of it:
+/// the inset magnifies the focus's own contact, where a panel holds the
+/// plot or the table a tour step asks to read (step 3's "Constraint
+/// values", the fourth plot, was under it when it went over the plots
+/// panel). `why`: the cause's lines go under the depth ([`paint`]).
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
-    bottom: f32,
-    free: [f32; 2],
     focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
     covered: &dyn Fn(Pos2) -> bool,
     v: &Violation,
+    why: bool,
 ) -> Placement {
     let contact = {
         let s = view.to_screen(v.at);
         Pos2::new(s.x, s.y)
     };
     let side = (0.28 * rect.width().min(rect.height())).clamp(MIN_SIDE, SIDE);
-    let size = egui::vec2(side, side + 50.0);
+    // The frame holds the title above the inset and the depth's two lines
+    // under it ("9.230e-7 m below its surface" ran past a small inset's
+    // edge), and the cause's lines where there is one: labels keep off it all.
+    let size = egui::vec2(side, side + if why { 100.0 } else { 64.0 });
     let gap = 40.0;
-    let inner = rect.shrink2(egui::vec2(8.0, 40.0));
+    // Below the time's banner, above the legend's two rows (placed after
+    // the inset, it has nowhere else to go: its first entry was under the
+    // frame at tour step 3).
+    let inner = egui::Rect::from_min_max(rect.min + egui::vec2(8.0, 40.0), rect.max - egui::vec2(8.0, 40.0 + LEGEND));
     // Beside the contact, or in a corner of the view: off the scene's focus
-    // first (issue 37), then off windows and labels, then off bodies.
+    // and off windows, the banner and labels, then off bodies.
     let spots = [
         contact + egui::vec2(gap, -gap - size.y),
         contact + egui::vec2(-gap - size.x, -gap - size.y),
@@ -138,37 +148,27 @@ pub fn place(
         let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
         r.translate(egui::vec2(dx, dy))
     };
-    // Where the focus fills the view, beside it: over the bottom of the
-    // plots panel (or the left one), the leader line across to the contact.
-    // Not its top: the panel's buttons and the first plot's title and
-    // legend are there, the plot a tour step asks to read (issue 47).
-    // Presenter mode's one plot reached under it (issue 47, item 4): a side
-    // whose free part is shorter than the inset is no place for it.
-    let low = (bottom - size.y - 8.0).max(rect.min.y + 8.0);
-    let outside = [
-        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, low), size),
-        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, low), size),
-    ];
+    // The share of the inset over the focus, in tenths.
+    let on_focus = |r: egui::Rect| {
+        focus.map_or(0, |f| {
+            let both = f.shrink(2.0).intersect(r);
+            if both.is_positive() { (10.0 * both.area() / r.area()).ceil() as usize } else { 0 }
+        })
+    };
     let frame = spots
         .into_iter()
-        .map(|s| (fit(s), false))
-        .chain(
-            outside
-                .into_iter()
-                .zip(free)
-                .filter(|(r, free)| r.min.x >= 0.0 && r.min.y >= *free)
-                .map(|(r, _)| (r, true)),
-        )
-        .min_by_key(|&(r, out)| {
+        .map(fit)
+        .min_by_key(|&r| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()
                 .any(covered) as usize;
-            let over = if out { 0 } else { avoid.iter().filter(|a| a.intersects(r)).count() + windowed };
-            let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(r));
-            (on_focus, out, over + r.contains(contact) as usize, bodies_under(r, discs))
+            let labels = avoid.iter().filter(|a| a.intersects(r)).count();
+            // A label under it weighs as three tenths of the focus (text must
+            // stay readable too); a window, the presenter's banner or the
+            // contact itself as the whole focus.
+            (on_focus(r) + 3 * labels + 10 * (windowed + r.contains(contact) as usize), bodies_under(r, discs))
         })
-        .map(|(r, _)| r)
-        .expect("four spots");
+        .expect("eight spots");
     let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));
     Placement { frame, inset, contact }
 }
@@ -271,18 +271,16 @@ pub fn paint(p: &egui::Painter, view: &ViewTransform, at: &Placement, v: &Violat
         FontId::proportional(12.0),
         warn,
     );
-    p.text(
-        Pos2::new(frame.min.x + 2.0, box_.max.y + 3.0),
-        Align2::LEFT_TOP,
-        format!("{} m below its surface", crate::app::lab::num(depth)),
-        FontId::proportional(12.0),
-        violated,
-    );
+    // The depth, wrapped to the inset's width.
+    let text = format!("{} m below its surface", crate::app::lab::num(depth));
+    let depth_lines = p.layout(text, FontId::proportional(12.0), violated, frame.width() - 4.0);
+    let below = depth_lines.size().y;
+    p.galley(Pos2::new(frame.min.x + 2.0, box_.max.y + 3.0), depth_lines, violated);
     if let Some(why) = why {
         // Wrapped to the inset's width, on the frame's dark ground.
         let galley =
             p.layout(why.to_string(), FontId::proportional(11.0), Color32::from_gray(205), frame.width() - 4.0);
-        let at = Pos2::new(frame.min.x + 2.0, box_.max.y + 19.0);
+        let at = Pos2::new(frame.min.x + 2.0, box_.max.y + 5.0 + below);
         let ground = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
         p.rect_filled(ground, 4.0, Color32::from_black_alpha(220));
         p.galley(at, galley, Color32::from_gray(205));

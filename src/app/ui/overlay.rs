@@ -119,7 +119,36 @@ impl Overlay<'_, '_, '_> {
                 taken.push(label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &b.name, 12.5));
             }
         }
+        // λ values (when few are handled): up to three labels; with more,
+        // only those of the hovered body or row. Their places are fixed (at
+        // the arrow's tip): the magnifier keeps off them.
+        let handled: Vec<usize> = (0..status.len()).filter(|&k| status[k].handled && status[k].lambda != 0.0).collect();
+        let hovered = |k: usize| {
+            self.data.highlight.constraint == Some(k)
+                || self.data.highlight.body.is_some_and(|b| world.model.constraints[k].bodies().contains(&b))
+        };
+        let lambda_labelled: Vec<usize> = if draw.lambda_arrows && draw.labels {
+            handled.iter().copied().filter(|&k| handled.len() <= 3 || hovered(k)).take(8).collect()
+        } else {
+            Vec::new()
+        };
+        let lambda_label = |k: usize| {
+            let s = status[k];
+            geometry::constraint_forces(world, k, s.lambda, &positions).into_iter().next().map(|cf| {
+                let tip = cf.at + cf.force * self.data.look.lambda_scale;
+                let ineq = world.model.constraints[k].is_inequality();
+                let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
+                let name = seen_name(world, &lab.constraint_names, &lab.body_names, k);
+                (scr(tip) + egui::vec2(6.0, 6.0), format!("{name}: λ = {} N", force(s.lambda)), palette::egui(rgb))
+            })
+        };
+        for &k in &lambda_labelled {
+            if let Some((at, text, _)) = lambda_label(k) {
+                taken.push(label_rect(&p, at, Align2::LEFT_TOP, &text, 13.0));
+            }
+        }
         // The magnifier's inset, placed next: the labels keep off it too.
+        let why = magnifier::why(&lab.world.settings);
         let magnified = draw
             .magnifier
             .then(|| {
@@ -128,17 +157,12 @@ impl Overlay<'_, '_, '_> {
             })
             .flatten()
             .map(|v| {
-                let under_window = |s: Pos2| ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background);
+                let under_window = |s: Pos2| {
+                    banner.is_some_and(|b| b.contains(s))
+                        || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
+                };
                 let focus = view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
-                // Above the status bar (about 24 px).
-                let bottom = ctx.content_rect().max.y - 28.0;
-                // The right panel is free below its first plot (the one a
-                // tour step reads); the left one not while the tour's text is there.
-                let free = [
-                    self.data.state.plots.first_bottom + 8.0,
-                    if self.data.tour.open { f32::INFINITY } else { self.rect.min.y },
-                ];
-                (magnifier::place(view, self.rect, bottom, free, focus, &discs, &taken, &under_window, &v), v)
+                (magnifier::place(view, self.rect, focus, &discs, &taken, &under_window, &v, why.is_some()), v)
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);
@@ -230,32 +254,11 @@ impl Overlay<'_, '_, '_> {
             }
         }
 
-        // λ values (when few are handled).
-        let handled: Vec<usize> = (0..status.len()).filter(|&k| status[k].handled && status[k].lambda != 0.0).collect();
-        // Up to three labels; with more, only those of the hovered body or row.
-        let hovered = |k: usize| {
-            self.data.highlight.constraint == Some(k)
-                || self.data.highlight.body.is_some_and(|b| world.model.constraints[k].bodies().contains(&b))
-        };
         if draw.lambda_arrows && draw.labels {
-            for &k in handled.iter().filter(|&&k| handled.len() <= 3 || hovered(k)).take(8) {
+            for &k in &lambda_labelled {
                 let s = status[k];
-                for cf in geometry::constraint_forces(world, k, s.lambda, &positions).into_iter().take(1) {
-                    let tip = cf.at + cf.force * self.data.look.lambda_scale;
-                    let ineq = world.model.constraints[k].is_inequality();
-                    let rgb = if s.lambda >= 0.0 || !ineq { palette::LAMBDA_POS } else { palette::LAMBDA_NEG };
-                    label(
-                        &p,
-                        scr(tip) + egui::vec2(6.0, 6.0),
-                        Align2::LEFT_TOP,
-                        &format!(
-                            "{}: λ = {} N",
-                            seen_name(world, &lab.constraint_names, &lab.body_names, k),
-                            force(s.lambda)
-                        ),
-                        13.0,
-                        palette::egui(rgb),
-                    );
+                if let Some((at, text, color)) = lambda_label(k) {
+                    label(&p, at, Align2::LEFT_TOP, &text, 13.0, color);
                 }
                 // Its friction, and whether it holds (inside the cone) or slides (on its edge).
                 if s.friction != 0.0 {
@@ -407,7 +410,6 @@ impl Overlay<'_, '_, '_> {
         if let Some((at, v)) = &magnified {
             // On a layer of its own: beside the view, it is drawn over a panel.
             let free = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("magnifier")));
-            let why = magnifier::why(&lab.world.settings);
             magnifier::paint(&free, view, at, v, why.as_deref());
             self.data.on_screen.overlays.push(("the magnifier".to_string(), px(at.frame)));
         }
