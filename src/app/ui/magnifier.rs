@@ -97,18 +97,18 @@ pub struct Placement {
 
 /// Places the inset for `v` in `rect` (the world view) beside the contact, on
 /// the side that covers fewest of `discs` (the bodies on screen: centre,
-/// radius in points), off `avoid` (labels) and off what `covered` says a
-/// window or presenter mode's banner covers (compare's readout), in view, and
-/// never over a panel (issue 47, deliverable 2). Off the scene's `focus`
-/// first (issue 37); where the focus fills the view, on the least of it:
-/// the inset magnifies the focus's own contact, where a panel holds the
-/// plot or the table a tour step asks to read (step 3's "Constraint
-/// values", the fourth plot, was under it when it went over the plots
-/// panel). `why`: the cause's lines go under the depth ([`paint`]).
+/// radius in points), off `avoid` (presenter mode's banner, labels) and off
+/// what `covered` says a window covers (compare's readout), in view.
+/// Where the focus fills the view, beside it, its bottom at `bottom` (the
+/// window's content, above the status bar), its top below `free` (the
+/// right panel's, the left one's: where what a step asks to read ends).
+/// `why`: the cause's lines go under the depth ([`paint`]).
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
+    bottom: f32,
+    free: [f32; 2],
     focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
@@ -127,11 +127,10 @@ pub fn place(
     let size = egui::vec2(side, side + if why { 100.0 } else { 64.0 });
     let gap = 40.0;
     // Below the time's banner, above the legend's two rows (placed after
-    // the inset, it has nowhere else to go: its first entry was under the
-    // frame at tour step 3).
+    // the inset, the legend has nowhere else to go).
     let inner = egui::Rect::from_min_max(rect.min + egui::vec2(8.0, 40.0), rect.max - egui::vec2(8.0, 40.0 + LEGEND));
     // Beside the contact, or in a corner of the view: off the scene's focus
-    // and off windows, the banner and labels, then off bodies.
+    // first (issue 37), then off windows and labels, then off bodies.
     let spots = [
         contact + egui::vec2(gap, -gap - size.y),
         contact + egui::vec2(-gap - size.x, -gap - size.y),
@@ -148,27 +147,37 @@ pub fn place(
         let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
         r.translate(egui::vec2(dx, dy))
     };
-    // The share of the inset over the focus, in tenths.
-    let on_focus = |r: egui::Rect| {
-        focus.map_or(0, |f| {
-            let both = f.shrink(2.0).intersect(r);
-            if both.is_positive() { (10.0 * both.area() / r.area()).ceil() as usize } else { 0 }
-        })
-    };
+    // Where the focus fills the view, beside it: over the bottom of the
+    // plots panel (or the left one), the leader line across to the contact.
+    // Not its top: the panel's buttons and the first plot's title and
+    // legend are there, the plot a tour step asks to read (issue 47).
+    // Presenter mode's one plot reached under it (issue 47, item 4): a side
+    // whose free part is shorter than the inset is no place for it.
+    let low = (bottom - size.y - 8.0).max(rect.min.y + 8.0);
+    let outside = [
+        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, low), size),
+        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, low), size),
+    ];
     let frame = spots
         .into_iter()
-        .map(fit)
-        .min_by_key(|&r| {
+        .map(|s| (fit(s), false))
+        .chain(
+            outside
+                .into_iter()
+                .zip(free)
+                .filter(|(r, free)| r.min.x >= 0.0 && r.min.y >= *free)
+                .map(|(r, _)| (r, true)),
+        )
+        .min_by_key(|&(r, out)| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()
                 .any(covered) as usize;
-            let labels = avoid.iter().filter(|a| a.intersects(r)).count();
-            // A label under it weighs as three tenths of the focus (text must
-            // stay readable too); a window, the presenter's banner or the
-            // contact itself as the whole focus.
-            (on_focus(r) + 3 * labels + 10 * (windowed + r.contains(contact) as usize), bodies_under(r, discs))
+            let over = if out { 0 } else { avoid.iter().filter(|a| a.intersects(r)).count() + windowed };
+            let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(r));
+            (on_focus, out, over + r.contains(contact) as usize, bodies_under(r, discs))
         })
-        .expect("eight spots");
+        .map(|(r, _)| r)
+        .expect("four spots");
     let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));
     Placement { frame, inset, contact }
 }

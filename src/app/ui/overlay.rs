@@ -162,7 +162,27 @@ impl Overlay<'_, '_, '_> {
                         || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
                 };
                 let focus = view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
-                (magnifier::place(view, self.rect, focus, &discs, &taken, &under_window, &v, why.is_some()), v)
+                // Above the status bar (about 24 px).
+                let bottom = ctx.content_rect().max.y - 28.0;
+                // The right panel is free below its first plot (the one a
+                // tour step reads); the left one not while the tour's text is there.
+                let free = [
+                    self.data.state.plots.first_bottom + 8.0,
+                    if self.data.tour.open { f32::INFINITY } else { self.rect.min.y },
+                ];
+                let at = magnifier::place(
+                    view,
+                    self.rect,
+                    bottom,
+                    free,
+                    focus,
+                    &discs,
+                    &taken,
+                    &under_window,
+                    &v,
+                    why.is_some(),
+                );
+                (at, v)
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);

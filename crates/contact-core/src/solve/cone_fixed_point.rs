@@ -102,6 +102,11 @@
 //!
 //! Equalities (rods, pins) and contacts without friction are one row each,
 //! as in the frictionless problem.
+//!
+//! **Islands.** Time-stepping calls [`solve_islands`]: rows that share no
+//! moving coordinate are separate problems, each with its own fixed point,
+//! stall and rescues, solved on every core and gathered in order (the
+//! answer does not depend on the thread count).
 
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;

@@ -93,8 +93,10 @@
 //! component of the rows linked by a non-zero `A_ij = J_i M⁻¹ J_jᵀ`, directly
 //! or through other rows ([`SchurGraph::islands`]): two rows that share only a
 //! fixed body, or meet on a ball at right angles, fall apart. Islands are
-//! solved one after the other: an island that has converged is not solved
-//! again while another still pivots. A warm start (`C` given) that is already
+//! solved each on its own (on every core past [`DETAIL`] rows, `apart`,
+//! each island numbered in its rows' order so that its arithmetic, and the
+//! answer, do not depend on the thread count): an island that has
+//! converged is not solved again while another still pivots. A warm start (`C` given) that is already
 //! the answer takes one round on each island, one factorization of its `A_CC`.
 //! Each block or shrink round factors the island's `A_CC` anew with the sparse
 //! envelope Cholesky of [`crate::schur`]; a Dantzig pivot adds a row at the
