@@ -229,6 +229,11 @@ fn run(args: &Args) -> Result<(), String> {
         steps,
     );
     println!(
+        "threads: contact-lab solves a step's islands on {} (RAYON_NUM_THREADS sets it; the answer is the same on any \
+         number), rapier2d on 1 (built without its parallel feature)",
+        contact_core::threads()
+    );
+    println!(
         "restitution: ball-ball {}, walls {:?}; friction μ = {} (every contact, both engines{}); gravity ({}, {})",
         desc.pair_restitution,
         desc.walls.iter().map(|w| w.restitution).collect::<Vec<_>>(),

@@ -118,3 +118,10 @@ pub use sleep::SleepSettings;
 pub use trace::{Reason, Trace};
 pub use units::Units;
 pub use world::{Snapshot, StepReport, StepStatus, World};
+
+/// The threads a step's independent islands are solved on (rayon's pool:
+/// every core unless `RAYON_NUM_THREADS` says otherwise); the answer is the
+/// same on any number of them.
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}
