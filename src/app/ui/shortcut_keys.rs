@@ -12,7 +12,7 @@
 //! and, for each character pressed while it was down, drops that text and
 //! gives the key its Ctrl (egui's select-all, copy, paste).
 
-use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::keyboard::{Key, KeyboardFocusLost, KeyboardInput};
 use bevy::prelude::*;
 use bevy_egui::input::EguiInputEvent;
 use bevy_egui::{EguiInputSet, egui};
@@ -30,9 +30,14 @@ impl Plugin for ShortcutKeysPlugin {
 
 fn shortcuts_are_not_text(
     mut keys: MessageReader<KeyboardInput>,
+    mut focus_lost: MessageReader<KeyboardFocusLost>,
     mut egui_events: ResMut<Messages<EguiInputEvent>>,
     mut ctrl: Local<bool>,
 ) {
+    // Ctrl released in another window (Ctrl+Tab away) is not held here.
+    if focus_lost.read().count() > 0 {
+        *ctrl = false;
+    }
     // The characters pressed while Ctrl was down, in order.
     let mut with_ctrl: Vec<String> = Vec::new();
     for k in keys.read() {
@@ -82,7 +87,7 @@ mod tests {
     #[test]
     fn a_ctrl_letter_within_one_frame_is_a_shortcut_not_text() {
         let mut app = App::new();
-        app.add_message::<KeyboardInput>().add_message::<EguiInputEvent>();
+        app.add_message::<KeyboardInput>().add_message::<KeyboardFocusLost>().add_message::<EguiInputEvent>();
         app.add_systems(Update, shortcuts_are_not_text);
         let w = Entity::PLACEHOLDER;
         let a = || Key::Character("a".into());
