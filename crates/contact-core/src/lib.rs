@@ -97,7 +97,7 @@ pub mod testing;
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
 pub use model::{contacts, heap, kkt};
-pub use solve::{anderson, anitescu_potra, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke};
+pub use solve::{anderson, anitescu_potra, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke, union_find};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};

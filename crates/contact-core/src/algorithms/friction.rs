@@ -46,6 +46,7 @@ use crate::coulomb::{Change, DENSE_ROWS, Failure, FrictionContact, Method, Mode,
 use crate::kkt::{ContactProblem, KktSolution};
 use crate::lcp::{Cap, Stop, contract_ratio, least_squares, solve_lcp};
 use crate::trace::{Change as TraceChange, Iteration, Reason, Trace};
+use crate::union_find::UnionFind;
 
 /// A contact slides above this fraction of the separating speed
 /// ([`crate::active_set::Tolerances`]): 1 mm/s in SI units. Below, it is
@@ -292,14 +293,7 @@ fn reason(change: Change) -> Reason {
 /// share a coordinate are in one island (directly or through others).
 pub(crate) fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
     let n = p.ndofs();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
+    let mut sets = UnionFind::new(n);
     let columns = |k: usize| -> Vec<usize> {
         let mut c: Vec<usize> =
             p.rows[k].row.entries().iter().filter(|(i, _)| p.minv[*i] > 0.0).map(|(i, _)| *i).collect();
@@ -311,13 +305,12 @@ pub(crate) fn islands(p: &ContactProblem, cand: &[usize]) -> Vec<Vec<usize>> {
     for &k in cand {
         let c = columns(k);
         for w in c.windows(2) {
-            let (x, y) = (find(&mut parent, w[0]), find(&mut parent, w[1]));
-            parent[x] = y;
+            sets.join(w[0], w[1]);
         }
     }
     let mut by_root: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, &k) in cand.iter().enumerate() {
-        let root = columns(k).first().map(|&c| find(&mut parent, c)).unwrap_or(usize::MAX - i);
+        let root = columns(k).first().map(|&c| sets.root(c)).unwrap_or(usize::MAX - i);
         match by_root.iter_mut().find(|(r, _)| *r == root) {
             Some((_, v)) => v.push(i),
             None => by_root.push((root, vec![i])),

@@ -118,6 +118,7 @@ use crate::coulomb::{DENSE_ROWS, FrictionContact, Mode, Problem, dense_a};
 use crate::lcp::{self, Cap, Stop, solve_lcp_from};
 use crate::nsgs::{self, Pair};
 use crate::schur::SchurGraph;
+use crate::union_find::UnionFind;
 
 /// Evaluations of `G` before the fixed point gives up.
 pub const MAX_ITERATIONS: usize = 60;
@@ -480,14 +481,7 @@ pub const PARALLEL_ROWS: usize = 64;
 /// order of their first row.
 fn islands(rows: &Rows, minv: &[f64]) -> Vec<Vec<usize>> {
     let n = rows.normal.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
+    let mut sets = UnionFind::new(n);
     let mut owner = vec![usize::MAX; minv.len()];
     for i in 0..n {
         let t = rows.tangent[i].map_or(&[][..], |(t, _)| t.entries());
@@ -498,15 +492,14 @@ fn islands(rows: &Rows, minv: &[f64]) -> Vec<Vec<usize>> {
             if owner[*c] == usize::MAX {
                 owner[*c] = i;
             } else {
-                let (a, b) = (root(&mut parent, owner[*c]), root(&mut parent, i));
-                parent[a.max(b)] = a.min(b);
+                sets.join(owner[*c], i);
             }
         }
     }
     let mut slot = vec![usize::MAX; n];
     let mut parts: Vec<Vec<usize>> = Vec::new();
     for i in 0..n {
-        let r = root(&mut parent, i);
+        let r = sets.root(i);
         if slot[r] == usize::MAX {
             slot[r] = parts.len();
             parts.push(Vec::new());

@@ -17,3 +17,4 @@ pub mod lcp;
 pub mod nsgs;
 pub mod schur;
 pub mod sparse_lemke;
+pub mod union_find;

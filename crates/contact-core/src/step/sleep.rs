@@ -39,6 +39,7 @@ use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Model, State};
+use crate::union_find::UnionFind;
 
 /// When an island falls asleep.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -275,22 +276,12 @@ fn disturbed(model: &Model, state: &State, b: usize, f: &Frozen) -> bool {
 /// over the bodies each row acts on.
 fn islands(model: &Model) -> Vec<Option<usize>> {
     let n = model.bodies.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
+    let mut sets = UnionFind::new(n);
     for c in &model.constraints {
         let bodies = c.bodies();
         let mut dynamic = bodies.iter().copied().filter(|&b| model.bodies[b].is_dynamic());
         if let (Some(a), Some(b)) = (dynamic.next(), dynamic.next()) {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if ra != rb {
-                parent[ra.max(rb)] = ra.min(rb);
-            }
+            sets.join(a, b);
         }
     }
     let mut label = vec![usize::MAX; n];
@@ -300,7 +291,7 @@ fn islands(model: &Model) -> Vec<Option<usize>> {
             if !model.bodies[b].is_dynamic() {
                 return None;
             }
-            let r = find(&mut parent, b);
+            let r = sets.root(b);
             if label[r] == usize::MAX {
                 label[r] = next;
                 next += 1;
