@@ -14,7 +14,7 @@
 //! takes past 250 ms). While a step is in flight on a worker
 //! ([`crate::app::lab::worker`]) the ticks have nothing to run here: they
 //! are owed to the worker, which steps on ([`crate::app::physics::pace`]),
-//! or to the next launch, at most [`crate::app::physics::MAX_BATCH`] steps
+//! or to the next launch, at most [`crate::app::physics::most_owed`] steps
 //! behind (what is past it is dropped: the run is behind, and the status bar
 //! says so).
 
@@ -90,6 +90,11 @@ impl PhysicsBudget {
             self.last_dropped = Some(Instant::now());
         }
         fixed.discard_overstep(Duration::MAX);
+    }
+
+    /// The ticks owed while a step was in flight, not yet taken.
+    pub fn owed(&self) -> usize {
+        self.owed
     }
 
     /// The ticks owed while a step was in flight, taken by its worker or the next launch (at most

@@ -25,7 +25,7 @@
 //! change between them: no mouse spring, no compare lanes, no input logged
 //! at the launch, and no pause time inside them. The worker then steps on
 //! as the clock owes more ([`pace`]: the physics thread), at most
-//! [`MAX_BATCH`] steps behind it, until something changes, and each frame
+//! [`most_owed`] steps behind it, until something changes, and each frame
 //! installs the steps finished so far, each with its whole chain run
 //! (`Writeback`, `Record`: the plots, the timeline and the trails see every
 //! step), so the run is the same steps one at a time, bit for bit. Otherwise
@@ -122,17 +122,44 @@ impl StepWorker {
         self.expected = cost.max(self.expected.mul_f64(Self::FADE));
     }
 
-    fn off_thread(&self) -> bool {
+    /// The share of the wall clock the steps take to keep up with the clock
+    /// stepping `h` at `speed` (their mean cost over `h`).
+    pub fn load(&self, h: f64, speed: f64) -> f64 {
+        self.mean.as_secs_f64() * speed / h.max(f64::MIN_POSITIVE)
+    }
+
+    /// The [`StepWorker::load`] above which the steps run on the physics
+    /// thread however cheap each one is: on the drawing thread they share a
+    /// frame with the drawing, and a software renderer leaves them too
+    /// little of it (issue 47: the 100-ball pile from the drop under Xvfb,
+    /// steps of 0.6–1.4 ms, played its first 2.8 s at 0.54× real time on
+    /// the drawing thread, 0.69× on the physics thread).
+    pub const LOAD: f64 = 0.25;
+
+    /// Whether the next step goes to a worker, the clock stepping `h` at `speed`.
+    pub fn off_thread(&self, h: f64, speed: f64) -> bool {
         match self.mode {
-            WorkerMode::Auto => self.expected > self.threshold,
+            WorkerMode::Auto => self.expected > self.threshold || self.load(h, speed) > Self::LOAD,
             WorkerMode::Always => true,
             WorkerMode::Never => false,
         }
     }
 }
 
-/// Steps owed to a worker at most (see the module docs).
+/// Steps owed to a worker at most (see the module docs), or two frames'
+/// ticks where a frame is slower than this many ([`most_owed`]).
 pub const MAX_BATCH: usize = 64;
+
+/// The steps a worker may be owed at most when a frame owes `ticks`:
+/// [`MAX_BATCH`], or two frames' ticks where a frame owes more. A software
+/// renderer's frame of 80–100 ms owes 80–100 ticks of 1 ms; held to 64, a
+/// worker that kept up lost the rest at every frame, and the 100-ball pile,
+/// whose steps alone keep real time once it has landed, played at 0.69×
+/// real time over its first 2.8 s and 0.74× over 3.5 s (0.81× and 0.85×
+/// with two frames' ticks; issue 47).
+pub fn most_owed(ticks: usize) -> usize {
+    MAX_BATCH.max(2 * ticks)
+}
 
 /// The finished steps of a batch not yet installed ([`finish_step`]), and the
 /// pace of the worker that steps them ([`pace`]).
@@ -343,7 +370,7 @@ pub fn step_world(
             })
             .collect();
         (Some(stepped), report)
-    } else if worker.off_thread() {
+    } else if worker.off_thread(settings.h, virt.relative_speed().into()) {
         let world = lab.world.clone();
         let steps = batch_len(&lab, &fixed, &settings, &batchable, &mut budget);
         // A worker the frame waits for (tests: the steps a launch takes are
@@ -418,7 +445,7 @@ impl Batchable<'_> {
 
 /// The steps a launch takes, and the most it may take: the ticks the frame
 /// still owes (this one included) and those owed while the last batch was in
-/// flight, up to [`MAX_BATCH`], and never past a pause time; one when
+/// flight, up to [`most_owed`], and never past a pause time; one when
 /// something could change between them (see the module docs).
 fn batch_len(
     lab: &Lab,
@@ -432,9 +459,10 @@ fn batch_len(
         budget.take_owed(0);
         return (1, 1);
     }
-    let owed = budget.take_owed(MAX_BATCH);
     let now = 1 + (fixed.overstep().as_secs_f64() / fixed.timestep().as_secs_f64().max(1e-12)) as usize;
-    let n = (now + owed).clamp(1, MAX_BATCH);
+    let most = most_owed(now + budget.owed());
+    let owed = budget.take_owed(most);
+    let n = (now + owed).clamp(1, most);
     let mut limit = usize::MAX;
     if let Some(p) = b.pause.as_ref().filter(|p| !p.reached)
         && let Some(at) = p.at

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use contact_core::{StepReport, StepStatus};
 
-use super::{Batch, Batchable, MAX_BATCH, PhysicsBudget, StepWorker};
+use super::{Batch, Batchable, PhysicsBudget, StepWorker, most_owed};
 use crate::app::lab::{Coords, Lab, LabBody, StepInFlight, StepSettings, coords_of};
 
 /// What the worker answers for each of its steps: the world after the step,
@@ -151,14 +151,14 @@ impl Pace {
     }
 
     /// The ticks the budget owes go to the worker, while it runs: at most
-    /// [`MAX_BATCH`] steps wait for it (past that the run is behind), and
+    /// [`most_owed`] steps wait for it (past that the run is behind), and
     /// none past the limit.
     fn owe(&self, budget: &mut PhysicsBudget) {
         let mut c = self.counts();
         if c.ended {
             return;
         }
-        let room = MAX_BATCH.saturating_sub(c.owed - c.taken);
+        let room = most_owed(budget.owed()).saturating_sub(c.owed - c.taken);
         c.owed = (c.owed + budget.take_owed(room)).min(self.limit);
     }
 }
@@ -187,7 +187,8 @@ pub fn feed_worker(
         let now = coords_of(&lab.world, b.index);
         c.q == now.q && c.qd == now.qd
     });
-    if !(same && coords && worker.off_thread() && !virt.is_paused() && batchable.steady(&lab)) {
+    let off_thread = worker.off_thread(settings.h, virt.relative_speed().into());
+    if !(same && coords && off_thread && !virt.is_paused() && batchable.steady(&lab)) {
         pace.stop();
         return;
     }
