@@ -10,6 +10,10 @@ use crate::app::lab::LabAction;
 use crate::app::lab::palette;
 use crate::app::tour::TourAction;
 
+/// The toolbar's width (logical px) below which its run group is made
+/// narrower (`Toolbar::left`).
+const NARROW: f32 = 1400.0;
+
 pub struct Toolbar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
     pub actions: &'a mut Vec<LabAction>,
@@ -121,6 +125,11 @@ impl Toolbar<'_, '_, '_> {
     fn left(&mut self, ui: &mut egui::Ui) {
         // A clip holding the clock for a frame is not a pause.
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
+        // Below this width the run's group does not fit on one row beside the
+        // pace (1280 px: the step in flight wrapped to a row of its own, a
+        // third toolbar row over the view): a shorter slider, and the step
+        // number in the time's tooltip.
+        let narrow = ui.available_width() < NARROW;
         ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
         self.scene_menu(ui);
         ui.separator();
@@ -163,6 +172,9 @@ impl Toolbar<'_, '_, '_> {
             // Presenter mode: the speed and its presets, no slider (one row at 1.5×).
             ui.label(RichText::new(format!("{speed:.2}×")).monospace());
         } else {
+            if narrow {
+                ui.spacing_mut().slider_width = 56.0;
+            }
             let r = ui.add(
                 egui::Slider::new(&mut speed, 0.01..=4.0)
                     .logarithmic(true)
@@ -182,10 +194,13 @@ impl Toolbar<'_, '_, '_> {
         ui.separator();
         if let Some(lab) = &self.data.lab {
             let t = lab.time();
-            ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
-            ui.label(
-                RichText::new(format!("step {}", lab.world.steps)).monospace().color(egui::Color32::from_gray(170)),
-            );
+            let step = format!("step {}", lab.world.steps);
+            let time = ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
+            if narrow {
+                time.on_hover_text(step);
+            } else {
+                ui.label(RichText::new(step).monospace().color(egui::Color32::from_gray(170)));
+            }
             let behind = self.data.budget.behind();
             let color = if behind { palette::egui(palette::WARN) } else { egui::Color32::from_gray(150) };
             // A step on a worker that has taken long enough to notice.
@@ -193,7 +208,7 @@ impl Toolbar<'_, '_, '_> {
             // One slot of fixed width for the pace or the step in flight: the
             // indicator coming and going wrapped the toolbar and the whole UI
             // jumped a line (issue 47, item 14).
-            let slot = egui::vec2(150.0, ui.spacing().interact_size.y);
+            let slot = egui::vec2(if narrow { 124.0 } else { 150.0 }, ui.spacing().interact_size.y);
             let present = self.data.state.present;
             if present && flight.is_none() {
                 return;
