@@ -76,15 +76,16 @@
 //! factor of 2–3 an evaluation (a 300-ball pile at μ = 0.3 settling: the
 //! statuses the same from the 7th evaluation, the ratio to the contract
 //! 1.7e4 there, 76 at the 12th, where Lemke's method took over). When two
-//! evaluations in a row hold the same statuses (but [`STILL_CHANGES`]),
-//! `polish` solves their
-//! equations at once ([`STILL_ROUNDS`] rounds), and its answer is taken
-//! where it meets the contract; otherwise the iteration goes on. On that
-//! pile's first 0.55 s (release, two runs each, one after the other) the
-//! mean step went from 102–107 ms to 81–84 ms, the worst from 3.1–3.3 s to
-//! 1.2–1.5 s, the 99th percentile from 1.2–1.3 s to 0.7–0.8 s (280 and 320
-//! balls alike); on the 100-ball pile's first 2 s, from 11.1 to 8.1 ms
-//! (worst 255 to 150 ms).
+//! evaluations in a row hold the same statuses (on all but at most
+//! [`STILL_CHANGES`] rows), `polish` solves their equations at once
+//! ([`STILL_ROUNDS`] rounds), and its answer is taken where it meets the
+//! contract; otherwise the iteration goes on. On that pile's first 0.55 s
+//! (release, paired runs) the mean step went from 102–107 ms to 74–84 ms,
+//! the worst from 3.1–3.3 s to 0.74–0.93 s, the 99th percentile from
+//! 1.2–1.3 s to 0.65 s (280 and 320 balls alike); on the 100-ball pile's
+//! first 2 s, from 11.1 to 8.1 ms (worst 255 to 150 ms). On the big island
+//! it still fails in about two tries of three: the least-norm correction
+//! spreads a hyperstatic pile's impulses with negative entries.
 //!
 //! **The complete method.** Coulomb's problem at the velocity level with
 //! the plane's two-edged cone always has an answer, and Lemke's method on
@@ -331,11 +332,14 @@ pub fn solve(
         // per set of statuses.
         let now = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
         let small = edge.len() <= STILL_EDGES;
-        if small && lcp.capped.is_none() && still.as_ref().is_some_and(|last| changes(last, &now) <= STILL_CHANGES)
+        if small
+            && lcp.capped.is_none()
+            && still.as_ref().is_some_and(|last| changes(last, &now) <= STILL_CHANGES)
             && polished.as_ref() != Some(&now)
         {
             polished = Some(now.clone());
-            if let Some(p) = polish(rows, &sparse, &edge, minv, vfree, c, &pi, STILL_ROUNDS, meets).filter(|p| meets(p)) {
+            if let Some(p) = polish(rows, &sparse, &edge, minv, vfree, c, &pi, STILL_ROUNDS, meets).filter(|p| meets(p))
+            {
                 return done(p, iterations);
             }
         }
