@@ -13,6 +13,9 @@ use crate::app::tour::TourAction;
 /// The toolbar's width (logical px) below which its run group is made
 /// narrower (`Toolbar::left`).
 const NARROW: f32 = 1400.0;
+/// The same in presenter mode (its text 1.5× larger), below which the
+/// toolbar drops the app's name, the word "speed" and "reset all".
+const PRESENT_NARROW: f32 = 1000.0;
 
 pub struct Toolbar<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
@@ -130,7 +133,13 @@ impl Toolbar<'_, '_, '_> {
         // third toolbar row over the view): a shorter slider, and the step
         // number in the time's tooltip.
         let narrow = ui.available_width() < NARROW;
-        ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
+        // Presenter mode's larger text on a projector's 1280 px: the name,
+        // the word "speed" and "reset all" (Shift+R) give their place (the
+        // time took a row of its own, a third toolbar row over the view).
+        let compact = self.data.state.present && narrow && ui.available_width() < PRESENT_NARROW;
+        if !compact {
+            ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
+        }
         self.scene_menu(ui);
         ui.separator();
         let play = if paused { "▶ Play" } else { "⏸ Pause" };
@@ -156,17 +165,20 @@ impl Toolbar<'_, '_, '_> {
         {
             self.actions.push(LabAction::Reset);
         }
-        if ui
-            .button("⟲ all")
-            .on_hover_text("Shift+R: reset all, the scene as its file has it (forces, algorithm, speed, view)")
-            .clicked()
+        if !compact
+            && ui
+                .button("⟲ all")
+                .on_hover_text("Shift+R: reset all, the scene as its file has it (forces, algorithm, speed, view)")
+                .clicked()
         {
             self.actions.push(LabAction::ResetAll);
         }
         // The speed, in presenter mode too: the paper's phenomena last
         // milliseconds, shown in slow motion.
         ui.separator();
-        ui.label("speed");
+        if !compact {
+            ui.label("speed");
+        }
         let mut speed = self.data.settings.speed;
         if self.data.state.present {
             // Presenter mode: the speed and its presets, no slider (one row at 1.5×).
@@ -195,7 +207,8 @@ impl Toolbar<'_, '_, '_> {
         if let Some(lab) = &self.data.lab {
             let t = lab.time();
             let step = format!("step {}", lab.world.steps);
-            let time = ui.label(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0));
+            // Never cut in two by the row's end ("t =" above "0.0000 s").
+            let time = ui.add(egui::Label::new(RichText::new(format!("t = {t:.4} s")).monospace().size(15.0)).extend());
             if narrow {
                 time.on_hover_text(step);
             } else {
