@@ -27,6 +27,17 @@ fn lab_app(file: &str, mode: WorkerMode) -> App {
     app
 }
 
+/// The lab's state is, bit for bit, the scene's start stepped by the core
+/// alone as many times as the lab has stepped.
+fn assert_same_as_the_core_alone(app: &App, scene: &contact_core::scene::Scene) {
+    let lab = app.world().resource::<Lab>();
+    let mut alone = scene.world.clone();
+    for _ in 0..lab.world.steps {
+        alone.step(scene.dt);
+    }
+    assert_eq!(lab.world.state_hash(), alone.state_hash(), "after {} steps", lab.world.steps);
+}
+
 /// A session on the billiard; returns the lab's `q` and `t` (as bits) after every step.
 /// `lead`: how many steps the lab is ahead of what it shows when an input is
 /// given (1 on the worker: the step in flight took its inputs at its launch),
@@ -157,13 +168,8 @@ fn a_worker_that_is_not_waited_for_reaches_the_same_state() {
         updates += 1;
         assert!(updates < 1_000_000, "the lab does not step");
     }
-    // The last update may have launched step 301: wait for it and stop there.
-    let mut world = scene.world.clone();
-    let n = steps(&app);
-    for _ in 0..n {
-        world.step(scene.dt);
-    }
-    assert_eq!(world.state_hash(), app.world().resource::<Lab>().world.state_hash());
+    // The last update may have launched step 301: the state shown is the one compared.
+    assert_same_as_the_core_alone(&app, &scene);
 }
 
 /// A frame that owes several steps launches them as one batch on the worker
@@ -186,12 +192,8 @@ fn a_batch_of_steps_on_the_worker_is_the_same_steps_one_at_a_time() {
         assert!(guard < 400, "the lab does not step");
     }
     assert!(most > 1, "one update installed {most} steps at most: no batch");
+    assert_same_as_the_core_alone(&app, &scene);
     let lab = app.world().resource::<Lab>();
-    let mut alone = scene.world.clone();
-    for _ in 0..lab.world.steps {
-        alone.step(scene.dt);
-    }
-    assert_eq!(lab.world.state_hash(), alone.state_hash(), "after {} steps", lab.world.steps);
     let history = app.world().resource::<contact_lab::app::history::History>();
     // The first sample is the scene's start.
     assert_eq!(history.t.len() as u64, 1 + lab.world.steps / history.stride, "a plot sample for every step");
@@ -225,12 +227,7 @@ fn a_frame_slower_than_a_batch_gets_all_its_steps() {
         "{stepped} steps in {frames} frames of {ticks} ticks (at most {MAX_BATCH} a frame would be {})",
         frames * MAX_BATCH as u64
     );
-    let lab = app.world().resource::<Lab>();
-    let mut alone = scene.world.clone();
-    for _ in 0..lab.world.steps {
-        alone.step(scene.dt);
-    }
-    assert_eq!(lab.world.state_hash(), alone.state_hash(), "after {} steps", lab.world.steps);
+    assert_same_as_the_core_alone(&app, &scene);
 }
 
 /// The physics thread (issue 26, item 5): a worker not waited for steps on

@@ -132,11 +132,12 @@ impl Toolbar<'_, '_, '_> {
         // pace (1280 px: the step in flight wrapped to a row of its own, a
         // third toolbar row over the view): a shorter slider, and the step
         // number in the time's tooltip.
-        let narrow = ui.available_width() < NARROW;
+        let width = ui.available_width();
+        let narrow = width < NARROW;
         // Presenter mode's larger text on a projector's 1280 px: the name,
         // the word "speed" and "reset all" (Shift+R) give their place (the
         // time took a row of its own, a third toolbar row over the view).
-        let compact = self.data.state.present && narrow && ui.available_width() < PRESENT_NARROW;
+        let compact = self.data.state.present && width < PRESENT_NARROW;
         if !compact {
             ui.label(RichText::new("contact-lab").strong().size(17.0).color(egui::Color32::from_rgb(150, 200, 255)));
         }

@@ -330,20 +330,21 @@ pub fn solve(
         // The statuses the iterate holds have (nearly) not changed since the
         // last evaluation: their equations solved at once (module docs), once
         // per set of statuses.
-        let now = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
-        let small = edge.len() <= STILL_EDGES;
-        if small
-            && lcp.capped.is_none()
-            && still.as_ref().is_some_and(|last| changes(last, &now) <= STILL_CHANGES)
-            && polished.as_ref() != Some(&now)
-        {
-            polished = Some(now.clone());
-            if let Some(p) = polish(rows, &sparse, &edge, minv, vfree, c, &pi, STILL_ROUNDS, meets).filter(|p| meets(p))
+        if edge.len() <= STILL_EDGES {
+            let now = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
+            if lcp.capped.is_none()
+                && still.as_ref().is_some_and(|last| changes(last, &now) <= STILL_CHANGES)
+                && polished.as_ref() != Some(&now)
             {
-                return done(p, iterations);
+                polished = Some(now.clone());
+                if let Some(p) =
+                    polish(rows, &sparse, &edge, minv, vfree, c, &pi, STILL_ROUNDS, meets).filter(|p| meets(p))
+                {
+                    return done(p, iterations);
+                }
             }
+            still = Some(now);
         }
-        still = Some(now);
         if contacts.is_empty() {
             return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, lcp.capped);
         }
