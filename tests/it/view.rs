@@ -100,7 +100,8 @@ fn paint(lab: &Lab, view: &ViewTransform, size: (u32, u32), offset: Vec2) -> ima
 fn the_visual_check_passes_on_the_mapping_and_fails_off_it() {
     let lab = billiard();
     let view = fitted(&lab, Rect::new(320.0, 80.0, 1130.0, 640.0));
-    let on_screen = OnScreen { marker: vec![false; 11], covered: vec![false; 11], overlays: Vec::new() };
+    let on_screen =
+        OnScreen { marker: vec![false; 11], covered: vec![false; 11], overlays: Vec::new(), magnifier: None };
     let right = paint(&lab, &view, (1600, 900), Vec2::ZERO);
     let (seen, failures) = view_check::check(&right, &lab, &view, &on_screen);
     assert!(failures.is_empty(), "{failures:?}");
@@ -128,6 +129,7 @@ fn the_visual_check_passes_on_the_mapping_and_fails_off_it() {
         marker: (0..11).map(|b| !stale.rect.contains(stale.to_screen(lab.position(b)))).collect(),
         covered: vec![false; 11],
         overlays: Vec::new(),
+        magnifier: None,
     };
     let (_, failures) = view_check::check(&paint(&lab, &stale, (1600, 900), Vec2::ZERO), &lab, &stale, &marks);
     assert!(!failures.is_empty() && failures.iter().all(|f| f.contains("off the view fitted")), "{failures:?}");
@@ -145,4 +147,26 @@ fn the_visual_check_passes_on_the_mapping_and_fails_off_it() {
         .push(("the legend".into(), Rect::new(focus.min.x, focus.max.y + 3.0, focus.max.x, focus.max.y + 60.0)));
     let (_, failures) = view_check::check(&right, &lab, &view, &below);
     assert!(failures.is_empty(), "{failures:?}");
+
+    // The magnifier may go over the focus (issue 47) but not past the view,
+    // over a panel, nor over the contact it shows.
+    let contact = view.to_screen(lab.position(0));
+    let in_view = Rect::from_corners(view.rect.min + Vec2::splat(10.0), view.rect.min + Vec2::new(160.0, 250.0));
+    for (frame, fails) in [
+        (in_view, None),
+        (in_view.union(Rect::from_center_size(focus.center(), Vec2::ONE)), None),
+        (
+            Rect::from_corners(view.rect.max - Vec2::new(100.0, 260.0), view.rect.max + Vec2::new(60.0, 0.0)),
+            Some("over a panel"),
+        ),
+        (Rect::from_center_size(contact, Vec2::new(150.0, 210.0)), Some("covers the contact")),
+    ] {
+        let mut with = on_screen.clone();
+        with.magnifier = Some((frame, contact));
+        let (_, failures) = view_check::check(&right, &lab, &view, &with);
+        match fails {
+            None => assert!(failures.is_empty(), "{frame:?}: {failures:?}"),
+            Some(why) => assert!(failures.len() == 1 && failures[0].contains(why), "{frame:?}: {failures:?}"),
+        }
+    }
 }

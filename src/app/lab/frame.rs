@@ -361,8 +361,12 @@ pub const TOP_LABEL: f32 = 30.0;
 pub struct OnScreen {
     pub marker: Vec<bool>,
     pub covered: Vec<bool>,
-    /// What was drawn over the world view (the legend, the magnifier, the
-    /// presenter's banner, a window), logical px: none may cover the
-    /// scene's focus (`--check-view`).
+    /// What was drawn over the world view (the legend, the presenter's
+    /// banner, a window), logical px: none may cover the scene's focus
+    /// (`--check-view`).
     pub overlays: Vec<(String, Rect)>,
+    /// The magnifier's frame and the contact it magnifies, logical px: in
+    /// the view, over no panel, off the contact (`--check-view`). It may go
+    /// over the focus, where the focus fills the view (issue 47).
+    pub magnifier: Option<(Rect, Vec2)>,
 }

@@ -83,7 +83,7 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
         seen.push(Seen { name: body.name.clone(), at, in_view, covered, marker, match_share: share });
     }
     // Nothing drawn over the world covers the box the view was fitted to
-    // (the scene's focus): the legend, the magnifier, the banner, a window.
+    // (the scene's focus): the legend, the banner, a window.
     if let Some(focus) = view.fitted_rect() {
         // (Its edge a few pixels in: a window's frame settles a frame late.)
         let inner = Rect::from_corners(focus.min + Vec2::splat(8.0), focus.max - Vec2::splat(8.0));
@@ -98,6 +98,22 @@ pub fn check(img: &image::RgbImage, lab: &Lab, view: &ViewTransform, on_screen: 
                     overlap.min.y
                 ));
             }
+        }
+    }
+    // The magnifier: in the view, over no panel, off the contact it shows
+    // (it may go over the focus, whose empty part is the room left where the
+    // focus fills the view).
+    if let Some((frame, contact)) = on_screen.magnifier {
+        let room = Rect::from_corners(view.rect.min - Vec2::splat(1.0), view.rect.max + Vec2::splat(1.0));
+        if room.union(frame) != room {
+            failures.push(format!(
+                "the magnifier ({:.0}, {:.0})–({:.0}, {:.0}) px goes past the world view {:?}, over a panel",
+                frame.min.x, frame.min.y, frame.max.x, frame.max.y, view.rect
+            ));
+        }
+        if frame.contains(contact) {
+            failures
+                .push(format!("the magnifier covers the contact it shows at ({:.0}, {:.0}) px", contact.x, contact.y));
         }
     }
     (seen, failures)

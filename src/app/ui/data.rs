@@ -152,9 +152,6 @@ pub struct PlotsState {
     pub selected: Vec<String>,
     pub show_extras: bool,
     pub last_export: Option<String>,
-    /// Where the first plot (with its axes) ends on screen, points: the
-    /// plot tour steps ask to read, which the magnifier's inset keeps off.
-    pub first_bottom: f32,
 }
 
 impl Default for PlotsState {
@@ -165,7 +162,6 @@ impl Default for PlotsState {
             selected: vec![],
             show_extras: true,
             last_export: None,
-            first_bottom: 0.0,
         }
     }
 }

@@ -92,30 +92,29 @@ pub fn length(m: f64) -> String {
 pub struct Placement {
     pub frame: egui::Rect,
     inset: egui::Rect,
-    contact: Pos2,
+    pub contact: Pos2,
 }
 
-/// Places the inset for `v` in `rect` (the world view) beside the contact, on
-/// the side that covers fewest of `discs` (the bodies on screen: centre,
-/// radius in points), off `avoid` (presenter mode's banner, labels) and off
-/// what `covered` says a window covers (compare's readout), in view.
-/// Where the focus fills the view, beside it, its bottom at `bottom` (the
-/// window's content, above the status bar), its top below `free` (the
-/// right panel's, the left one's: where what a step asks to read ends).
-/// `why`: the cause's lines go under the depth ([`paint`]).
+/// Places the inset for `v` in `rect` (the world view), never over a panel
+/// (issue 47): beside the contact or in a corner of the view, off the
+/// contact, `avoid` (presenter mode's banner, labels) and what `covered`
+/// says a window covers (compare's readout) first, then on the fewest of
+/// `discs` (the bodies on screen: centre, radius in points), then off
+/// `focus` (the box the view was fitted to) where it can. Where the focus
+/// fills the view, the inset goes over its empty part: issue 37's rule that
+/// nothing covers the focus gives way to the magnifier, which shows what
+/// the view cannot. `why`: the cause's lines go under the depth ([`paint`]).
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     view: &ViewTransform,
     rect: egui::Rect,
-    bottom: f32,
-    free: [f32; 2],
     focus: Option<egui::Rect>,
     discs: &[(Pos2, f32)],
     avoid: &[egui::Rect],
     covered: &dyn Fn(Pos2) -> bool,
     v: &Violation,
     why: bool,
-) -> Placement {
+) -> Option<Placement> {
     let contact = {
         let s = view.to_screen(v.at);
         Pos2::new(s.x, s.y)
@@ -128,9 +127,16 @@ pub fn place(
     let gap = 40.0;
     // Below the time's banner, above the legend's two rows (placed after
     // the inset, the legend has nowhere else to go).
-    let inner = egui::Rect::from_min_max(rect.min + egui::vec2(8.0, 40.0), rect.max - egui::vec2(8.0, 40.0 + LEGEND));
-    // Beside the contact, or in a corner of the view: off the scene's focus
-    // first (issue 37), then off windows and labels, then off bodies.
+    // A view too short for that (compare mode's lanes on a small screen)
+    // takes it from the banner's and the legend's bands; one too small for
+    // the inset at all shows none: the table still gives the depth.
+    let inner = [(40.0, 40.0 + LEGEND), (4.0, 4.0)]
+        .into_iter()
+        .map(|(top, bottom)| {
+            egui::Rect::from_min_max(rect.min + egui::vec2(8.0, top), rect.max - egui::vec2(8.0, bottom))
+        })
+        .find(|r| r.width() >= size.x && r.height() >= size.y)?;
+    // Beside the contact, or in a corner of the view.
     let spots = [
         contact + egui::vec2(gap, -gap - size.y),
         contact + egui::vec2(-gap - size.x, -gap - size.y),
@@ -147,39 +153,20 @@ pub fn place(
         let dy = (inner.min.y - r.min.y).max(0.0) + (inner.max.y - r.max.y).min(0.0);
         r.translate(egui::vec2(dx, dy))
     };
-    // Where the focus fills the view, beside it: over the bottom of the
-    // plots panel (or the left one), the leader line across to the contact.
-    // Not its top: the panel's buttons and the first plot's title and
-    // legend are there, the plot a tour step asks to read (issue 47).
-    // Presenter mode's one plot reached under it (issue 47, item 4): a side
-    // whose free part is shorter than the inset is no place for it.
-    let low = (bottom - size.y - 8.0).max(rect.min.y + 8.0);
-    let outside = [
-        egui::Rect::from_min_size(Pos2::new(rect.max.x + 12.0, low), size),
-        egui::Rect::from_min_size(Pos2::new(rect.min.x - size.x - 12.0, low), size),
-    ];
     let frame = spots
         .into_iter()
-        .map(|s| (fit(s), false))
-        .chain(
-            outside
-                .into_iter()
-                .zip(free)
-                .filter(|(r, free)| r.min.x >= 0.0 && r.min.y >= *free)
-                .map(|(r, _)| (r, true)),
-        )
-        .min_by_key(|&(r, out)| {
+        .map(fit)
+        .min_by_key(|&r| {
             let windowed = [r.left_top(), r.right_top(), r.left_bottom(), r.right_bottom(), r.center()]
                 .into_iter()
                 .any(covered) as usize;
-            let over = if out { 0 } else { avoid.iter().filter(|a| a.intersects(r)).count() + windowed };
+            let over = avoid.iter().filter(|a| a.intersects(r)).count() + windowed;
             let on_focus = focus.is_some_and(|f| f.shrink(2.0).intersects(r));
-            (on_focus, out, over + r.contains(contact) as usize, bodies_under(r, discs))
+            (over + r.contains(contact) as usize, bodies_under(r, discs), on_focus)
         })
-        .map(|(r, _)| r)
-        .expect("four spots");
+        .expect("eight spots");
     let inset = egui::Rect::from_min_size(frame.min + egui::vec2(0.0, 18.0), egui::vec2(side, side));
-    Placement { frame, inset, contact }
+    Some(Placement { frame, inset, contact })
 }
 
 /// Why a row under Right or Exact (event-driven) is inside its surface:
@@ -304,6 +291,36 @@ fn zoom_text(z: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A view whose focus fills it (tour step 3, box-over-step at 1280x720):
+    /// the inset stays in the view, off the contact and off the bodies, and
+    /// a view too small for it shows none rather than reach over a panel.
+    #[test]
+    fn the_inset_stays_in_the_view_off_the_contact_and_the_bodies() {
+        let rect = egui::Rect::from_min_max(Pos2::new(330.0, 60.0), Pos2::new(1030.0, 560.0));
+        let view = ViewTransform {
+            center: DVec2::ZERO,
+            ppm: 500.0,
+            rect: bevy::math::Rect::new(rect.min.x, rect.min.y, rect.max.x, rect.max.y),
+            ..Default::default()
+        };
+        let v = Violation { k: 0, name: "g1".into(), at: DVec2::new(0.1, 0.0), normal: DVec2::Y, depth: -1e-6 };
+        let contact = {
+            let s = view.to_screen(v.at);
+            Pos2::new(s.x, s.y)
+        };
+        // A body at the contact and one up and to its right.
+        let discs = [(contact, 20.0), (contact + egui::vec2(120.0, -150.0), 30.0)];
+        for why in [false, true] {
+            let at = place(&view, rect, Some(rect), &discs, &[], &|_| false, &v, why).expect("room for it");
+            assert!(rect.contains_rect(at.frame), "{:?} in {rect:?}", at.frame);
+            assert!(!at.frame.contains(contact));
+            assert_eq!(bodies_under(at.frame, &discs), 0, "{:?}", at.frame);
+        }
+        // Compare mode's strip of a view on a small screen: no inset.
+        let strip = egui::Rect::from_min_max(Pos2::new(330.0, 60.0), Pos2::new(1030.0, 120.0));
+        assert!(place(&view, strip, Some(strip), &discs, &[], &|_| false, &v, false).is_none());
+    }
 
     #[test]
     fn lengths_read_in_their_unit() {

@@ -70,9 +70,7 @@ impl Overlay<'_, '_, '_> {
         let top_label_end = if draw.labels { self.top_label(&p) } else { self.rect.min.x };
         // The method and clock's line along the top (see `top_label`).
         let clock = egui::Rect::from_min_max(self.rect.min, Pos2::new(top_label_end, self.rect.min.y + 30.0));
-        if draw.grid {
-            self.axes(&p, top_label_end);
-        }
+        let scale_bar = draw.grid.then(|| self.axes(&p, top_label_end));
 
         let nb = world.model.bodies.len();
         let mut at = vec![DVec2::ZERO; nb];
@@ -106,7 +104,7 @@ impl Overlay<'_, '_, '_> {
             let r = b.radius.max(view.world_len(6.0));
             scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0)
         };
-        let mut taken: Vec<egui::Rect> = banner.into_iter().collect();
+        let mut taken: Vec<egui::Rect> = banner.into_iter().chain(scale_bar).collect();
         if draw.force_arrows {
             for (i, b) in world.model.bodies.iter().enumerate() {
                 if b.is_dynamic() && (b.force.x != 0.0 || b.force.y != 0.0) {
@@ -156,33 +154,14 @@ impl Overlay<'_, '_, '_> {
                 magnifier::deepest(world, &lab.constraint_names, &g, &positions, view.ppm)
             })
             .flatten()
-            .map(|v| {
+            .and_then(|v| {
                 let under_window = |s: Pos2| {
                     banner.is_some_and(|b| b.contains(s))
                         || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
                 };
                 let focus = view.fitted_rect().map(|r| egui::Rect::from_min_max(pos(r.min), pos(r.max)));
-                // Above the status bar (about 24 px).
-                let bottom = ctx.content_rect().max.y - 28.0;
-                // The right panel is free below its first plot (the one a
-                // tour step reads); the left one not while the tour's text is there.
-                let free = [
-                    self.data.state.plots.first_bottom + 8.0,
-                    if self.data.tour.open { f32::INFINITY } else { self.rect.min.y },
-                ];
-                let at = magnifier::place(
-                    view,
-                    self.rect,
-                    bottom,
-                    free,
-                    focus,
-                    &discs,
-                    &taken,
-                    &under_window,
-                    &v,
-                    why.is_some(),
-                );
-                (at, v)
+                let at = magnifier::place(view, self.rect, focus, &discs, &taken, &under_window, &v, why.is_some());
+                at.map(|at| (at, v))
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);
@@ -427,11 +406,11 @@ impl Overlay<'_, '_, '_> {
         } else {
             self.data.view.set_covered_bottom(0.0);
         }
+        let point = |s: Pos2| Vec2::new(s.x, s.y) * zoom;
+        self.data.on_screen.magnifier = magnified.as_ref().map(|(at, _)| (px(at.frame), point(at.contact)));
         if let Some((at, v)) = &magnified {
-            // On a layer of its own: beside the view, it is drawn over a panel.
-            let free = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("magnifier")));
-            magnifier::paint(&free, view, at, v, why.as_deref());
-            self.data.on_screen.overlays.push(("the magnifier".to_string(), px(at.frame)));
+            // In the view, under every window and panel.
+            magnifier::paint(&p, view, at, v, why.as_deref());
         }
         self.refusal(&p, &scr);
 
@@ -459,8 +438,9 @@ impl Overlay<'_, '_, '_> {
     }
 
     /// Tick values in metres along the bottom and left edges, and a scale bar at
-    /// the top right (a line lower when the top label reaches it).
-    fn axes(&self, p: &egui::Painter, top_label_end: f32) {
+    /// the top right (a line lower when the top label reaches it, below the
+    /// presenter's banner); where the scale bar is (the magnifier keeps off it).
+    fn axes(&self, p: &egui::Painter, top_label_end: f32) -> egui::Rect {
         let view = self.view;
         let (lo, hi) = view.visible();
         let step = grid_step(view.ppm, 70.0);
@@ -510,6 +490,10 @@ impl Overlay<'_, '_, '_> {
         if a.x - 30.0 < top_label_end {
             a.y += 28.0;
         }
+        // Below the presenter's banner where they would meet.
+        if let Some(banner) = self.data.state.banner.filter(|b| b.max.x > a.x - 30.0 && b.min.y < a.y + 6.0) {
+            a.y = a.y.max(banner.max.y + 24.0);
+        }
         let b = a + egui::vec2(len, 0.0);
         p.line_segment([a, b], egui::Stroke::new(2.0, dim));
         p.line_segment([a - egui::vec2(0.0, 4.0), a + egui::vec2(0.0, 4.0)], egui::Stroke::new(2.0, dim));
@@ -521,6 +505,7 @@ impl Overlay<'_, '_, '_> {
             FontId::proportional(11.0),
             dim,
         );
+        egui::Rect::from_min_max(a - egui::vec2(4.0, 20.0), b + egui::vec2(4.0, 6.0))
     }
 
     /// Edit mode's last refusal, at the cursor where the gesture was refused,

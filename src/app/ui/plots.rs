@@ -118,7 +118,6 @@ impl PlotsPanel<'_> {
         let n = specs.len().max(1) as f32;
         let each = ((ui.available_height() - 10.0) / n - 30.0).clamp(110.0, 220.0);
         let mut interacted = false;
-        let mut first_bottom = 0.0;
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             for (i, spec) in specs.iter().enumerate() {
                 // The button first, the title in what is left (cut short, whole
@@ -263,16 +262,12 @@ impl PlotsPanel<'_> {
                 if r.dragged() || r.double_clicked() || (r.hovered() && ui.input(|i| i.zoom_delta() != 1.0)) {
                     interacted = true;
                 }
-                if i == 0 {
-                    first_bottom = ui.cursor().min.y;
-                }
                 ui.add_space(4.0);
             }
         });
         if interacted {
             self.state.follow = false;
         }
-        self.state.first_bottom = first_bottom;
     }
 
     fn toolbar(&mut self, ui: &mut egui::Ui, specs: &[Spec]) {
