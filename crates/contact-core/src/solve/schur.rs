@@ -276,34 +276,38 @@ impl Envelope {
         if !(aii.is_finite() && aii > 0.0) {
             return false;
         }
-        // A_{S,i} in factor positions.
-        let mut col: Vec<(usize, f64)> =
-            g.adj[i].iter().filter(|(j, _)| self.pos[*j] != usize::MAX).map(|(j, v)| (self.pos[*j], *v)).collect();
-        let first = col.iter().map(|(p, _)| *p).min().unwrap_or(n);
+        // A_{S,i} in factor positions, straight into the new row's place at
+        // the end of `vals` (no allocation a row: a pile's step pushes
+        // thousands).
+        let first = g.adj[i].iter().map(|(j, _)| self.pos[*j]).filter(|p| *p != usize::MAX).min().unwrap_or(n);
         let width = n - first;
-        let mut y = vec![0.0; width];
-        for (p, v) in col.drain(..) {
-            y[p - first] = v;
+        let base = self.vals.len();
+        self.vals.resize(base + width, 0.0);
+        for (j, v) in &g.adj[i] {
+            if self.pos[*j] != usize::MAX {
+                self.vals[base + self.pos[*j] - first] = *v;
+            }
         }
+        let (rows, y) = self.vals.split_at_mut(base);
         // Forward substitution L[first..n, first..n] y = A_{S,i}: y_j for j ≥ first.
         for j in first..n {
             let (fj, sj) = (self.first[j], self.start[j]);
             let lo = fj.max(first);
             let mut s = y[j - first];
             for m in lo..j {
-                s -= self.vals[sj + (m - fj)] * y[m - first];
+                s -= rows[sj + (m - fj)] * y[m - first];
             }
-            let ljj = self.vals[sj + (j - fj)];
+            let ljj = rows[sj + (j - fj)];
             y[j - first] = s / ljj;
         }
         let pivot = aii - y.iter().map(|v| v * v).sum::<f64>();
         if !(pivot.is_finite() && pivot > rel_tol * aii) {
+            self.vals.truncate(base);
             return false;
         }
         self.least_pivot = self.least_pivot.min(pivot / aii);
         self.first.push(first);
-        self.start.push(self.vals.len());
-        self.vals.extend_from_slice(&y);
+        self.start.push(base);
         self.vals.push(pivot.sqrt());
         self.pos[i] = n;
         self.order.push(i);
