@@ -32,7 +32,6 @@
 //! loses nothing. Scenes under the limit keep every generated constraint as a
 //! fixed row, as the paper writes them.
 
-
 use nalgebra::Vector2;
 
 use crate::body::Body;
