@@ -84,7 +84,7 @@ impl PhysicsBudget {
     }
 
     /// Drops the rest of the frame's fixed ticks (the part of a tick left
-    /// over stays, [`discard_whole_ticks`]); when a whole tick was owed, the
+    /// over stays, `discard_whole_ticks`); when a whole tick was owed, the
     /// simulation is behind (a step launched on a worker: one a frame).
     pub fn drop_rest(&mut self, fixed: &mut Time<Fixed>) {
         if fixed.overstep() >= fixed.timestep() {
@@ -121,7 +121,7 @@ impl PhysicsBudget {
 /// steps a frame where 16.7 were owed, and the 100-ball pile, whose steps
 /// cost half of `h` once landed, played at 0.955× real time (1.00× kept;
 /// issue 47, deliverable 6).
-pub fn discard_whole_ticks(fixed: &mut Time<Fixed>) {
+fn discard_whole_ticks(fixed: &mut Time<Fixed>) {
     let step = fixed.timestep();
     let whole = fixed.overstep().as_nanos() / step.as_nanos().max(1);
     fixed.discard_overstep(step.saturating_mul(u32::try_from(whole).unwrap_or(u32::MAX)));
