@@ -1306,6 +1306,20 @@ mod tests {
         (rows, 2 * cols * layers)
     }
 
+    /// The 12 × 10 [`lattice`] with walls at both ends of every layer (it
+    /// cannot splay, and every contact carries the weight above it), unit
+    /// masses: its graph, rows and number of coordinates.
+    fn walled_lattice() -> (SchurGraph, Vec<SparseRow>, usize) {
+        let (mut rows, n) = lattice(12, 10);
+        for j in 0..10 {
+            rows.push(SparseRow::from_entries(&[(24 * j, 1.0)]));
+            rows.push(SparseRow::from_entries(&[(24 * j + 22, -1.0)]));
+        }
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        let g = SchurGraph::new(&refs, &vec![1.0; n]);
+        (g, rows, n)
+    }
+
     /// A hyperstatic pile's impact problem (a triangular lattice of 120 discs
     /// on a floor, 3 rows per disc, `A` singular on the clamped set), cold: the
     /// predicted start (block rounds, then the interior point) reaches a
@@ -1351,15 +1365,7 @@ mod tests {
     /// need more rounds.
     #[test]
     fn a_hyperstatic_pile_at_rest_is_solved_in_one_round_from_the_last_impulses() {
-        let (mut rows, n) = lattice(12, 10);
-        // Walls at both ends of every layer: the lattice cannot splay, and
-        // every contact carries the weight above it.
-        for j in 0..10 {
-            rows.push(SparseRow::from_entries(&[(24 * j, 1.0)]));
-            rows.push(SparseRow::from_entries(&[(24 * j + 22, -1.0)]));
-        }
-        let refs: Vec<&SparseRow> = rows.iter().collect();
-        let g = SchurGraph::new(&refs, &vec![1.0; n]);
+        let (g, rows, n) = walled_lattice();
         let m = rows.len();
         let load = |tilt: f64| -> Vec<f64> {
             // v_free: every disc falls at 1, pushed sideways by `tilt` row by row.
@@ -1395,13 +1401,7 @@ mod tests {
     /// rounds); what no velocity meets, it meets as well as a cold solve.
     #[test]
     fn a_pile_at_rest_with_targets_off_the_range_is_solved_from_the_last_impulses() {
-        let (mut rows, n) = lattice(12, 10);
-        for j in 0..10 {
-            rows.push(SparseRow::from_entries(&[(24 * j, 1.0)]));
-            rows.push(SparseRow::from_entries(&[(24 * j + 22, -1.0)]));
-        }
-        let refs: Vec<&SparseRow> = rows.iter().collect();
-        let g = SchurGraph::new(&refs, &vec![1.0; n]);
+        let (g, rows, n) = walled_lattice();
         let v: Vec<f64> = (0..n).map(|d| if d % 2 == 1 { -1.0 } else { 0.0 }).collect();
         let consistent: Vec<f64> = rows.iter().map(|r| -r.dot(&v)).collect();
         let first = solve(&g, &consistent, 0, &[], None, 0.0, usize::MAX, Limits::default());
