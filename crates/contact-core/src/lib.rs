@@ -55,7 +55,9 @@
 //! | [`anitescu_potra`] | `solve/` (foundations) | planar Coulomb friction at the velocity level as Anitescu–Potra's complementarity problem, sparse, solved by `sparse_lemke`: the complete method past the dense bound | `constraint`, `schur`, `sparse_lemke` |
 //! | [`anderson`] | `solve/` (foundations) | Anderson's acceleration of a fixed-point iteration | — |
 //! | [`nsgs`] | `solve/` (foundations) | Coulomb's velocity problem by non-smooth Gauss–Seidel, each contact's law in closed form | `schur` |
-//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `anitescu_potra`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur` |
+//! | [`cone_edges`] | `solve/` (foundations) | a velocity problem's rows with friction, the cone's two edge rows per contact, the velocity of edge impulses | `constraint` |
+//! | [`status_newton`] | `solve/` (foundations) | Coulomb's velocity problem by Newton's method on Alart–Curnier's statuses, sparse LU with proximal steps | `cone_edges`, `constraint` |
+//! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `anitescu_potra`, `cone_edges`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur`, `status_newton` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |
 //! | [`heap`] | `model/` (model) | the angle of repose of a heap of round bodies, read off the state | `model` |
@@ -97,7 +99,10 @@ pub mod testing;
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, shapes, tangent, units};
 pub use model::{contacts, heap, kkt};
-pub use solve::{anderson, anitescu_potra, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke, union_find};
+pub use solve::{
+    anderson, anitescu_potra, cone_edges, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke,
+    status_newton, union_find,
+};
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};
 
 pub use active_set::{ActiveSet, ActiveSetSolver, Tolerances};

@@ -86,6 +86,12 @@
 //! first 2 s, from 11.1 to 8.1 ms (worst 255 to 150 ms). On the big island
 //! it still fails in about two tries of three: the least-norm correction
 //! spreads a hyperstatic pile's impulses with negative entries.
+//! On an island of more than [`NEWTON_EDGES`] edges, those equations are
+//! solved instead by Newton's method on Alart–Curnier's statuses
+//! ([`crate::status_newton`]): sparse, its proximal steps keep the
+//! iterate's spread (no negative entries where a nonnegative spread is
+//! near), and it takes the statuses the answer asks in turn (on the 300
+//! balls the mean step went from 47 to 24–27 ms).
 //!
 //! **The complete method.** Coulomb's problem at the velocity level with
 //! the plane's two-edged cone always has an answer, and Lemke's method on
@@ -129,11 +135,14 @@ use rayon::prelude::*;
 
 use crate::anderson::Anderson;
 use crate::anitescu_potra;
+pub use crate::cone_edges::Rows;
+use crate::cone_edges::{Edge, edges, velocity};
 use crate::constraint::SparseRow;
 use crate::coulomb::{DENSE_ROWS, FrictionContact, Mode, Problem, dense_a};
 use crate::lcp::{self, Cap, Stop, solve_lcp_from};
 use crate::nsgs::{self, Pair};
 use crate::schur::SchurGraph;
+use crate::status_newton;
 use crate::union_find::UnionFind;
 
 /// Evaluations of `G` before the fixed point gives up.
@@ -167,7 +176,8 @@ pub const STILL_ROUNDS: usize = 2;
 pub const STILL_CHANGES: usize = 3;
 /// Edges up to which `polish` is tried where the statuses stand still: its
 /// dense `B Bᵀ` costs the cube of the held edges (3–40 ms on the 300-ball
-/// pile's 600–800 held edges).
+/// pile's 600–800 held edges). Past [`NEWTON_EDGES`], Newton's method on
+/// the statuses ([`status_newton`]) takes its place there.
 pub const STILL_EDGES: usize = 2000;
 /// A held edge whose gap, relative to the largest, passes this after a
 /// round of `polish` lets go.
@@ -181,14 +191,10 @@ pub const COMPLETE_ROWS: usize = 96;
 /// rescues are spent: Lemke's method on a heap of 140 discs (560 unknowns)
 /// takes 0.2–1.4 s, where the step would otherwise stop.
 pub const LAST_RESORT_ROWS: usize = 400;
-
-/// The rows of one velocity problem: normal rows (equalities first, `neq`
-/// of them), each with its tangential row and `μ` where it has friction.
-pub struct Rows<'a> {
-    pub normal: Vec<&'a SparseRow>,
-    pub tangent: Vec<Option<(&'a SparseRow, f64)>>,
-    pub neq: usize,
-}
+/// Edges past which, where the fixed point's statuses stand still, Newton's
+/// method on the statuses ([`status_newton`], sparse) takes the place of
+/// the dense `polish`.
+pub const NEWTON_EDGES: usize = 128;
 
 /// The answer of [`solve`], per normal row.
 #[derive(Clone, Debug)]
@@ -208,43 +214,6 @@ pub struct Answer {
     /// Where the solve or the fixed point stopped short (`None`: the
     /// contract holds).
     pub capped: Option<Cap>,
-}
-
-/// One edge: its normal row, `+1`, `−1` for the cone's edges, `0` for a
-/// row without friction, and the contact's `μ` (0 without friction).
-#[derive(Clone, Copy)]
-struct Edge {
-    row: usize,
-    sign: f64,
-    mu: f64,
-}
-
-/// The edges of `rows`, their sparse rows, and each friction contact's
-/// normal row (the order of the shift `s`).
-fn edges(rows: &Rows) -> (Vec<Edge>, Vec<SparseRow>, Vec<usize>) {
-    let mut list = Vec::new();
-    let mut sparse = Vec::new();
-    let mut contacts = Vec::new();
-    for (i, n) in rows.normal.iter().enumerate() {
-        match rows.tangent[i] {
-            Some((t, mu)) if i >= rows.neq && mu > 0.0 => {
-                contacts.push(i);
-                for sign in [1.0, -1.0] {
-                    let mut r = **n;
-                    for (c, v) in t.entries() {
-                        r.push(*c, sign * mu * v);
-                    }
-                    list.push(Edge { row: i, sign, mu });
-                    sparse.push(r);
-                }
-            }
-            _ => {
-                list.push(Edge { row: i, sign: 0.0, mu: 0.0 });
-                sparse.push(**n);
-            }
-        }
-    }
-    (list, sparse, contacts)
 }
 
 /// Solves (1) for `v⁺ = v_free + M⁻¹ Σ π_e r_eᵀ` with targets `c` (per
@@ -337,7 +306,11 @@ pub fn solve(
                 && polished.as_ref() != Some(&now)
             {
                 polished = Some(now.clone());
-                if let Some(p) =
+                if edge.len() > NEWTON_EDGES {
+                    if let Some(p) = status_newton::solve(rows, &edge, &sparse, minv, vfree, c, &pi, ratio_of) {
+                        return done(p, iterations);
+                    }
+                } else if let Some(p) =
                     polish(rows, &sparse, &edge, minv, vfree, c, &pi, STILL_ROUNDS, meets).filter(|p| meets(p))
                 {
                     return done(p, iterations);
@@ -845,17 +818,4 @@ fn polish(
         }
     }
     None
-}
-
-/// `v⁺ = v_free + M⁻¹ Σ π_e r_eᵀ`.
-fn velocity(sparse: &[SparseRow], minv: &[f64], vfree: &[f64], pi: &[f64]) -> Vec<f64> {
-    let mut v = vfree.to_vec();
-    for (r, p) in sparse.iter().zip(pi) {
-        if *p != 0.0 {
-            for (i, x) in r.entries() {
-                v[*i] += p * x * minv[*i];
-            }
-        }
-    }
-    v
 }

@@ -4,12 +4,15 @@
 //! friction as a complementarity problem ([`coulomb`]), and at the velocity
 //! level as a fixed point of frictionless problems on the cone's edges
 //! ([`cone_fixed_point`], accelerated by [`anderson`], rescued by
-//! non-smooth Gauss–Seidel, [`nsgs`]).
+//! non-smooth Gauss–Seidel, [`nsgs`], and where its statuses stand still
+//! by Newton's method on them, [`status_newton`], on the edges of
+//! [`cone_edges`]).
 //!
 //! May import: `geometry` (sparse rows), `lcg`, nothing above.
 
 pub mod anderson;
 pub mod anitescu_potra;
+pub mod cone_edges;
 pub mod cone_fixed_point;
 pub mod coulomb;
 pub mod ipm;
@@ -17,4 +20,5 @@ pub mod lcp;
 pub mod nsgs;
 pub mod schur;
 pub mod sparse_lemke;
+pub mod status_newton;
 pub mod union_find;
