@@ -233,9 +233,14 @@ impl SchurGraph {
         let m = self.len();
         let mut in_set = vec![false; m];
         idx.iter().for_each(|&i| in_set[i] = true);
-        let degree = |i: usize| self.adj[i].iter().filter(|(j, _)| in_set[*j]).count();
+        // Each row's degree in the set, counted once (the sorts' keys, unique
+        // with the row's index: the order is the same whichever sort).
+        let mut degree = vec![0; m];
+        for &i in idx {
+            degree[i] = self.adj[i].iter().filter(|(j, _)| in_set[*j]).count();
+        }
         let mut starts: Vec<usize> = idx.to_vec();
-        starts.sort_by_key(|&i| (degree(i), i));
+        starts.sort_unstable_by_key(|&i| (degree[i], i));
         let mut seen = vec![false; m];
         let mut order = Vec::with_capacity(idx.len());
         for s in starts {
@@ -250,7 +255,7 @@ impl SchurGraph {
                 head += 1;
                 let mut next: Vec<usize> =
                     self.adj[i].iter().map(|(j, _)| *j).filter(|&j| in_set[j] && !seen[j]).collect();
-                next.sort_by_key(|&j| (degree(j), j));
+                next.sort_unstable_by_key(|&j| (degree[j], j));
                 for j in next {
                     seen[j] = true;
                     order.push(j);
