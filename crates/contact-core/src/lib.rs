@@ -56,7 +56,7 @@
 //! | [`anderson`] | `solve/` (foundations) | Anderson's acceleration of a fixed-point iteration | — |
 //! | [`nsgs`] | `solve/` (foundations) | Coulomb's velocity problem by non-smooth Gauss–Seidel, each contact's law in closed form | `schur` |
 //! | [`cone_edges`] | `solve/` (foundations) | a velocity problem's rows with friction, the cone's two edge rows per contact, the velocity of edge impulses | `constraint` |
-//! | [`status_newton`] | `solve/` (foundations) | Coulomb's velocity problem by Newton's method on Alart–Curnier's statuses, sparse LU with proximal steps | `cone_edges`, `constraint` |
+//! | [`status_newton`] | `solve/` (foundations) | Coulomb's velocity problem by Newton's method on Alart–Curnier's statuses, sparse LU with proximal steps | `cone_edges`, `constraint`, `coulomb` |
 //! | [`cone_fixed_point`] | `solve/` (foundations) | Coulomb friction at the velocity level as a fixed point of frictionless problems on the cone's edges (time-stepping's solver), its rescues where it stalls, its contract | `anderson`, `anitescu_potra`, `cone_edges`, `constraint`, `coulomb`, `lcp`, `nsgs`, `schur`, `status_newton` |
 //! | [`contacts`] | `model/` (model) | contacts by proximity: keys, broad phase, remaps | `body`, `constraint`, `shapes` |
 //! | [`model`] | `model/` (model) | [`Model`], [`State`], forces `f` of eq. (1), energies | `body`, `constraint`, `contacts` |

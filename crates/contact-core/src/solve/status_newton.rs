@@ -66,6 +66,7 @@ use faer::sparse::{SparseColMat, Triplet};
 
 use crate::cone_edges::{Edge, Rows, velocity};
 use crate::constraint::SparseRow;
+use crate::coulomb::Mode;
 
 /// Statuses (Newton steps on (1)) tried before giving up.
 pub const ITERATIONS: usize = 8;
@@ -73,16 +74,6 @@ pub const ITERATIONS: usize = 8;
 pub const STEPS: usize = 3;
 /// The proximal term `ε`, relative to each row's diagonal of (2).
 pub const REGULARIZATION: f64 = 1e-6;
-
-/// A row's status in (1): apart, held (both edges where it sticks, the one
-/// edge of a row without friction or an equality), or sliding on its `+`
-/// or `−` edge.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Status {
-    Apart,
-    Held,
-    Slides(usize),
-}
 
 /// The answer's edge impulses, or `None`
 /// where no iterate came within the caller's contract (`ratio`, its
@@ -112,30 +103,30 @@ pub fn solve(
     let rt: Vec<f64> = rows.tangent.iter().map(|t| t.map_or(0.0, |(t, _)| inverse(t))).collect();
     let mut pi = start.to_vec();
     // The statuses `pi` was solved with (`None`: the start).
-    let mut solved: Option<Vec<Status>> = None;
+    let mut solved: Option<Vec<Mode>> = None;
     let mut last_ratio = f64::INFINITY;
     // Whether the last set's answer came 10 times nearer the contract: its
     // proximal steps go on where (1) asks no change.
     let mut improving = false;
-    let mut factored: Option<(Vec<Status>, Lu<usize, f64>)> = None;
+    let mut factored: Option<(Vec<Mode>, Lu<usize, f64>)> = None;
     for _ in 0..ITERATIONS {
         let v = velocity(sparse, minv, vfree, &pi);
-        let status: Vec<Status> =
-            (0..n).map(|i| status(rows, edge, first[i], i, rn[i], rt[i], c[i], &v, &pi)).collect();
+        let status: Vec<Mode> = (0..n).map(|i| status(rows, edge, first[i], i, rn[i], rt[i], c[i], &v, &pi)).collect();
         if solved.as_ref() == Some(&status) && !improving {
             return None;
         }
         let mut on = vec![false; edge.len()];
         for (i, s) in status.iter().enumerate() {
+            let e = first[i];
             match s {
-                Status::Apart => {}
-                Status::Held => {
-                    on[first[i]] = true;
-                    if edge[first[i]].sign != 0.0 {
-                        on[first[i] + 1] = true;
-                    }
+                Mode::Off => {}
+                Mode::On => on[e] = true,
+                Mode::Stick => {
+                    on[e] = true;
+                    on[e + 1] = true;
                 }
-                Status::Slides(e) => on[*e] = true,
+                // The `+` edge (first) pushes along `+t`: it holds a slip along `−t`.
+                Mode::Slip(d) => on[if *d < 0.0 { e } else { e + 1 }] = true,
             }
         }
         let set: Vec<usize> = (0..edge.len()).filter(|&e| on[e]).collect();
@@ -145,7 +136,7 @@ pub fn solve(
         // The equation's row of each held edge: `n` where it slides.
         let eq_row = |e: usize| {
             let row = edge[e].row;
-            if matches!(status[row], Status::Slides(_)) { rows.normal[row] } else { &sparse[e] }
+            if matches!(status[row], Mode::Slip(_)) { rows.normal[row] } else { &sparse[e] }
         };
         if factored.as_ref().is_none_or(|(s, _)| *s != status) {
             let lu = factor(&set, sparse, minv, eq_row)?;
@@ -182,25 +173,25 @@ pub fn solve(
 /// The status (1) asks of row `i` at `pi` (velocity `v`; its first edge
 /// `e`, the `+` one where it has friction).
 #[allow(clippy::too_many_arguments)]
-fn status(rows: &Rows, edge: &[Edge], e: usize, i: usize, rn: f64, rt: f64, c: f64, v: &[f64], pi: &[f64]) -> Status {
+fn status(rows: &Rows, edge: &[Edge], e: usize, i: usize, rn: f64, rt: f64, c: f64, v: &[f64], pi: &[f64]) -> Mode {
     if i < rows.neq {
-        return Status::Held;
+        return Mode::On;
     }
     let un = rows.normal[i].dot(v) + c;
     if edge[e].sign == 0.0 {
-        return if pi[e] - rn * un > 0.0 { Status::Held } else { Status::Apart };
+        return if pi[e] - rn * un > 0.0 { Mode::On } else { Mode::Off };
     }
     let (t, mu) = (rows.tangent[i].expect("a friction contact").0, edge[e].mu);
     let closed = pi[e] + pi[e + 1] - rn * un;
     if closed <= 0.0 {
-        return Status::Apart;
+        return Mode::Off;
     }
     let trial = mu * (pi[e] - pi[e + 1]) - rt * t.dot(v);
     if trial.abs() <= mu * closed {
-        Status::Held
+        Mode::Stick
     } else {
-        // The `+` edge pushes along `+t`.
-        Status::Slides(if trial > 0.0 { e } else { e + 1 })
+        // Friction along `sign(trial) t`, the slip against it.
+        Mode::Slip(-trial.signum())
     }
 }
 
