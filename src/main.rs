@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc (Cargo.toml says why): the app's and the CLI's steps run on it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match args.command {

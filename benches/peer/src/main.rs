@@ -145,6 +145,11 @@ struct Args {
     friction: f64,
 }
 
+/// The allocator contact-lab's app and CLI run on (the root Cargo.toml says
+/// why); rapier2d runs on it too, in the same process.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args = Args::parse();
     if let Err(e) = run(&args) {

@@ -21,6 +21,10 @@ use contact_core::scene::{self, Overrides};
 use contact_core::{Algorithm, ContactProblem, World};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
+/// The allocator the app and the CLI run on (the root Cargo.toml says why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SCENES: [&str; 7] = [
     "wedge.ron",
     "wedge-left.ron",
