@@ -88,13 +88,16 @@ impl SchurGraph {
             adj[i] = others
                 .iter()
                 .map(|&j| {
-                    let mut terms = [None; 6];
+                    // A coordinate row `j` lacks adds `+0.0`, which leaves
+                    // the sum as it was (it is never `−0.0`): bit for bit.
+                    let mut terms = [0.0; 6];
                     for (c, b) in rows[j].entries() {
-                        if let Some(p) = position.get(*c).copied().filter(|p| *p != usize::MAX) {
-                            terms[p] = Some(own[p].1 * b * minv[*c]);
+                        let p = position[*c];
+                        if p != usize::MAX {
+                            terms[p] = own[p].1 * b * minv[*c];
                         }
                     }
-                    (j, terms.iter().flatten().fold(0.0, |s, t| s + t))
+                    (j, terms[..own.len()].iter().fold(0.0, |s, t| s + t))
                 })
                 .filter(|(_, v)| *v != 0.0)
                 .collect();
@@ -326,15 +329,16 @@ impl Envelope {
         }
         let (rows, y) = self.vals.split_at_mut(base);
         // Forward substitution L[first..n, first..n] y = A_{S,i}: y_j for j ≥ first.
+        // (On slices, in the same order: no bounds check in the inner loop.)
         for j in first..n {
             let (fj, sj) = (self.first[j], self.start[j]);
             let lo = fj.max(first);
-            let mut s = y[j - first];
-            for m in lo..j {
-                s -= rows[sj + (m - fj)] * y[m - first];
+            let (done, rest) = y.split_at_mut(j - first);
+            let mut s = rest[0];
+            for (l, x) in rows[sj + (lo - fj)..sj + (j - fj)].iter().zip(&done[lo - first..]) {
+                s -= l * x;
             }
-            let ljj = rows[sj + (j - fj)];
-            y[j - first] = s / ljj;
+            rest[0] = s / rows[sj + (j - fj)];
         }
         let pivot = aii - y.iter().map(|v| v * v).sum::<f64>();
         if !(pivot.is_finite() && pivot > rel_tol * aii) {
