@@ -227,7 +227,11 @@ fn built_in_scene_trajectories_are_pinned() {
 /// (`lcp::solve_lcp_from`) instead of their signs: the same `q̇⁺` to the
 /// contract's tolerance, reached by another path, so other round-off; and
 /// again when a proximal round that moves more than a third of its rows
-/// gives up at once (`lcp::PROXIMAL_MOVES`).
+/// gives up at once (`lcp::PROXIMAL_MOVES`). Pinned again when
+/// restitution's share became bound by the step's mechanical energy as
+/// well as the impulse's kinetic energy (issue 46, `timestep.rs`): at
+/// t = 0.855 s a rebound lifted its neighbours and the pile's energy rose
+/// by 8.8e-8 J in one step; that step now takes a smaller share.
 #[test]
 fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
     let path = format!("{}/../../assets/scenes/ball-pile.ron", env!("CARGO_MANIFEST_DIR"));
@@ -245,7 +249,7 @@ fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
         v.state_hash()
     };
     assert_eq!(state_hash(&w), again, "two runs from the same start differ");
-    assert_eq!(state_hash(&w), 0x98d599c28afdf67e);
+    assert_eq!(state_hash(&w), 0x6d90da99a38019b7);
 }
 
 /// The ball pile under Right, its algorithm until issue 25: the hash pinned

@@ -62,10 +62,23 @@
 //! and the other falling at 3 m/s, e = 1: the rebound of the falling end
 //! drives the lifting end's row closed, whose impulse then works against
 //! its own separating speed, +28.6 % in one step). So after the solve, where
-//! a row rebounds and `½‖q̇⁺‖²_M > ½‖v_free‖²_M`, the step takes the largest
-//! share of every row's restitution that does not (bisection, as the
-//! event-driven impacts do, [`crate::friction_impact`]); the plastic law
-//! (`c ≥ 0`) never does.
+//! a row rebounds and either energy grows, the step takes the largest share
+//! of every row's restitution that makes neither grow (bisection, as the
+//! event-driven impacts do, [`crate::friction_impact`]):
+//!
+//! ```text
+//! the impulse's:  ½‖q̇⁺‖²_M ≤ ½‖v_free‖²_M
+//! the step's:     ½‖q̇⁺‖²_M − h fᵀq̇⁺ ≤ ½‖q̇‖²_M
+//! ```
+//!
+//! The second is the step's change of mechanical energy: `q⁺ = q + h q̇⁺`
+//! takes `h fᵀq̇⁺` from the applied forces' potential (gravity's exactly).
+//! The first alone let a rebound in a pile lift its neighbours: they leave
+//! upwards, and the potential they gain over the step is not in it (a
+//! random pile of discs at e = 0.96: +4.9 mJ of 29.09 J in one step; the
+//! 100-ball pile at e = 0.3, +2.3 µJ). The plastic law (`c ≥ 0`) never
+//! makes either grow: with friction opposing the slip, `½‖q̇⁺‖² − h fᵀq̇⁺ −
+//! ½‖q̇‖² = −½‖q̇⁺ − q̇‖² − Σ P_n c + Σ P_t u_t⁺ ≤ 0`.
 //!
 //! **Friction's work** is each tangential impulse on its row's mean speed
 //! over the step, `−P_t J_t (v_free + q̇⁺)/2`: with the normal rows' shares
@@ -224,8 +237,13 @@ pub(crate) fn step(
             .collect()
     };
     let warm = Warm { normal: warm, tangent: warm_t, qd: &qd };
-    let before = problem.kinetic(&vfree);
-    let makes_energy = |v: &[f64]| gains(before, problem.kinetic(v));
+    // Energy, by two tests (module docs): the impulse's, `½‖q̇⁺‖²_M ≤
+    // ½‖v_free‖²_M`, and the step's, `½‖q̇⁺‖²_M − h fᵀq̇⁺ ≤ ½‖q̇‖²_M` (the
+    // applied forces' work along `q̇⁺` is what `q⁺ = q + h q̇⁺` takes from
+    // their potential: gravity's, exactly).
+    let (free, start) = (problem.kinetic(&vfree), problem.kinetic(&qd));
+    let work = |v: &[f64]| h * problem.f.iter().zip(v).zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|((f, v), _)| f * v).sum::<f64>();
+    let makes_energy = |v: &[f64]| gains(free, problem.kinetic(v)) || gains(start, problem.kinetic(v) - work(v));
     let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
     loop {
