@@ -417,8 +417,11 @@ fn the_figure_command_line() {
 }
 
 /// `run --scheme time-stepping` on the pile: the summary names the scheme,
-/// no event is located, one velocity problem a step, and the landing ends
-/// every step on or outside every surface (discs and walls: convex gaps).
+/// no event is located, one velocity problem a step but where a rebound's
+/// share of restitution is bisected (the step at t = 0.855 s, whose full
+/// rebound would raise the pile's energy: 25 solves, 1.025 a step over the
+/// second), and the landing ends every step on or outside every surface
+/// (discs and walls: convex gaps).
 #[test]
 fn run_under_time_stepping_names_the_scheme_and_lands_the_pile_without_penetration() {
     let args = RunArgs {
@@ -431,7 +434,12 @@ fn run_under_time_stepping_names_the_scheme_and_lands_the_pile_without_penetrati
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("time-stepping (Moreau–Jean"), "{text}");
     assert!(text.contains("events: 0"), "{text}");
-    assert!(text.contains("solves per step: 1.000"), "{text}");
+    let solves: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("solves per step: "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no solves per step in {text}"));
+    assert!((1.0..=1.03).contains(&solves), "{solves} solves a step\n{text}");
     let violation: f64 = text
         .lines()
         .find_map(|l| l.strip_prefix("max violation: "))
