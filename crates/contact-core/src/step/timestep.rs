@@ -242,7 +242,9 @@ pub(crate) fn step(
     // applied forces' work along `q̇⁺` is what `q⁺ = q + h q̇⁺` takes from
     // their potential: gravity's, exactly).
     let (free, start) = (problem.kinetic(&vfree), problem.kinetic(&qd));
-    let work = |v: &[f64]| h * problem.f.iter().zip(v).zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|((f, v), _)| f * v).sum::<f64>();
+    let work = |v: &[f64]| {
+        h * problem.f.iter().zip(v).zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|((f, v), _)| f * v).sum::<f64>()
+    };
     let makes_energy = |v: &[f64]| gains(free, problem.kinetic(v)) || gains(start, problem.kinetic(v) - work(v));
     let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
