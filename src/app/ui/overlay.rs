@@ -31,6 +31,30 @@ fn label_rect(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32
     anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0))
 }
 
+/// How far `r` must move down (`down`) or up to clear every rectangle of
+/// `placed` it meets, each time past the one it meets (labels stacked in a
+/// column); 0 where it meets none.
+fn clear_of(placed: &[egui::Rect], mut r: egui::Rect, down: bool) -> f32 {
+    let mut moved = 0.0;
+    // Each move clears one rectangle for good (it moves past it, the same
+    // way each time): at most as many moves as rectangles.
+    for _ in 0..placed.len() {
+        let Some(hit) = placed.iter().find(|o| o.intersects(r)) else { break };
+        let dy = if down { hit.max.y - r.min.y + 1.0 } else { hit.min.y - r.max.y - 1.0 };
+        r = r.translate(egui::vec2(0.0, dy));
+        moved += dy;
+    }
+    moved
+}
+
+/// Where a label at `r` goes clear of the labels `placed` before it: below
+/// them, or above them where below would reach `floor` (the band the legend
+/// and the axis numbers take at the bottom of the view).
+fn stacked(placed: &[egui::Rect], r: egui::Rect, floor: f32) -> f32 {
+    let down = clear_of(placed, r, true);
+    if r.max.y + down <= floor { down } else { clear_of(placed, r, false) }
+}
+
 /// `at` moved to the nearest point of `rect`; where `rect` has no room
 /// (a view narrower than its margins, in compare mode on a small screen:
 /// `shrink` gives `min > max`), its centre on that axis. `Rect::clamp`
@@ -140,11 +164,23 @@ impl Overlay<'_, '_, '_> {
                 (scr(tip) + egui::vec2(6.0, 6.0), format!("{name}: λ = {} N", force(s.lambda)), palette::egui(rgb))
             })
         };
+        // Each at its arrow's tip, moved below (or, near the legend's band,
+        // above) the labels placed before where it would cover one (a hovered
+        // ball in a pile: its contacts' tips a few pixels apart).
+        let mut lambda_rects: Vec<egui::Rect> = Vec::new();
+        let mut lambda_placed: Vec<(usize, Pos2, String, Color32)> = Vec::new();
+        // The axis numbers and two rows of legend.
+        let floor = self.rect.max.y - 26.0 - 40.0;
         for &k in &lambda_labelled {
-            if let Some((at, text, _)) = lambda_label(k) {
-                taken.push(label_rect(&p, at, Align2::LEFT_TOP, &text, 13.0));
+            if let Some((mut at, text, color)) = lambda_label(k) {
+                let r = label_rect(&p, at, Align2::LEFT_TOP, &text, 13.0);
+                let dy = stacked(&lambda_rects, r, floor);
+                at.y += dy;
+                lambda_rects.push(r.translate(egui::vec2(0.0, dy)));
+                lambda_placed.push((k, at, text, color));
             }
         }
+        taken.extend(lambda_rects.iter().copied());
         // The magnifier's inset, placed next: the labels keep off it too.
         let why = magnifier::why(&lab.world.settings);
         let magnified = draw
@@ -256,8 +292,8 @@ impl Overlay<'_, '_, '_> {
         if draw.lambda_arrows && draw.labels {
             for &k in &lambda_labelled {
                 let s = status[k];
-                if let Some((at, text, color)) = lambda_label(k) {
-                    label(&p, at, Align2::LEFT_TOP, &text, 13.0, color);
+                if let Some((_, at, text, color)) = lambda_placed.iter().find(|(j, ..)| *j == k) {
+                    label(&p, *at, Align2::LEFT_TOP, text, 13.0, *color);
                 }
                 // Its friction, and whether it holds (inside the cone) or slides (on its edge).
                 if s.friction != 0.0 {
@@ -764,5 +800,23 @@ mod tests {
         assert_eq!(clamp_into(roomy, p), roomy.clamp(p));
         // Nothing panics on NaN.
         let _ = clamp_into(egui::Rect::NAN, p);
+    }
+
+    /// λ labels of a hovered ball in a pile: tips a few pixels apart.
+    #[test]
+    fn a_label_that_would_cover_others_goes_below_them_or_above_near_the_floor() {
+        let at = |x: f32, y: f32| egui::Rect::from_min_size(Pos2::new(x, y), egui::vec2(120.0, 16.0));
+        let placed = [at(100.0, 100.0), at(110.0, 117.0)];
+        // Meets the first; once below it, meets the second: below both.
+        let dy = stacked(&placed, at(105.0, 104.0), 500.0);
+        assert_eq!(dy, (133.0 + 1.0) - 104.0);
+        assert!(placed.iter().all(|r| !r.intersects(at(105.0, 104.0 + dy))));
+        // Below both would reach the floor at 140: above both instead.
+        let up = stacked(&placed, at(105.0, 104.0), 140.0);
+        assert_eq!(up, (100.0 - 1.0 - 16.0) - 104.0);
+        assert!(placed.iter().all(|r| !r.intersects(at(105.0, 104.0 + up))));
+        // Clear of both (to their right): where it was.
+        assert_eq!(stacked(&placed, at(300.0, 104.0), 140.0), 0.0);
+        assert_eq!(stacked(&[], at(0.0, 0.0), 0.0), 0.0);
     }
 }
