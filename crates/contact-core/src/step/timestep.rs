@@ -245,7 +245,10 @@ pub(crate) fn step(
     let work = |v: &[f64]| {
         h * problem.f.iter().zip(v).zip(&problem.minv).filter(|(_, w)| **w > 0.0).map(|((f, v), _)| f * v).sum::<f64>()
     };
-    let makes_energy = |v: &[f64]| gains(free, problem.kinetic(v)) || gains(start, problem.kinetic(v) - work(v));
+    let makes_energy = |v: &[f64]| {
+        let kinetic = problem.kinetic(v);
+        gains(free, kinetic) || gains(start, kinetic - work(v))
+    };
     let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
     loop {
