@@ -42,6 +42,7 @@ pub mod physics;
 pub mod render;
 pub mod scene;
 pub mod screenshot;
+mod system_allocator;
 pub mod timeline;
 pub mod tour;
 pub mod ui;
@@ -358,6 +359,7 @@ pub fn assets_dir() -> PathBuf {
 
 /// Opens the lab window.
 pub fn run(opts: AppOptions) -> ExitCode {
+    system_allocator::keep_freed_memory();
     let assets = assets_dir();
     let path = opts.scene.clone().unwrap_or_else(|| assets.join("scenes").join("wedge.ron"));
     let path = std::path::absolute(&path).unwrap_or(path);
