@@ -192,69 +192,69 @@ impl PlotsPanel<'_> {
                     .show(ui, |plot_ui| {
                         let bounds = plot_ui.plot_bounds();
                         let (lo, hi) = if follow { x_range } else { (bounds.min()[0], bounds.max()[0]) };
-                        // At most four points per pixel column (`decimate`): the same picture, a
-                        // fraction of the segments for the renderer.
-                        let columns = plot_ui.transform().frame().width().max(1.0) as usize;
-                        let mut y_lo = f64::INFINITY;
-                        let mut y_hi = f64::NEG_INFINITY;
+                        // At most four points per pixel column, one where the column is
+                        // flat (`decimate`): the same picture, a fraction of the segments
+                        // for the renderer. The curves' windows first: their y range sets
+                        // the bounds (following) and so the height of a pixel.
+                        let frame = *plot_ui.transform().frame();
+                        let columns = frame.width().max(1.0) as usize;
+                        let mut curves = Vec::new();
                         for (j, name) in spec.series.iter().enumerate() {
                             let pts = window(history.visible(name), lo, hi);
-                            for p in pts {
-                                if p.y.is_finite() {
-                                    y_lo = y_lo.min(p.y / unit);
-                                    y_hi = y_hi.max(p.y / unit);
-                                }
-                            }
                             if !compare.on {
-                                plot_ui.line(
-                                    Line::new(
-                                        pretty(world, name),
-                                        in_unit(decimate::plot_points(pts, lo, hi, columns), unit),
-                                    )
-                                    .color(COLORS[j % COLORS.len()])
-                                    .width(1.6),
-                                );
+                                curves.push((pretty(world, name), pts, COLORS[j % COLORS.len()], 1.6, false));
                                 continue;
                             }
                             // Compare mode: a colour per method, the main run solid, lanes dashed.
-                            let title = format!("{} · {}", pretty(world, name), main.label());
-                            plot_ui.line(
-                                Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
-                                    .color(method_color(main))
-                                    .width(1.8),
-                            );
+                            curves.push((
+                                format!("{} · {}", pretty(world, name), main.label()),
+                                pts,
+                                method_color(main),
+                                1.8,
+                                false,
+                            ));
                             for l in &compare.lanes {
                                 let Some(lane_pts) = l.series.get(name) else { continue };
-                                let pts = window(lane_pts, lo, hi);
-                                for p in pts.iter().filter(|p| p.y.is_finite()) {
-                                    y_lo = y_lo.min(p.y / unit);
-                                    y_hi = y_hi.max(p.y / unit);
-                                }
                                 let a = l.lane.method();
                                 let title = format!("{} · {}", pretty(world, name), a.label());
-                                plot_ui.line(
-                                    Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns), unit))
-                                        .color(method_color(a))
-                                        .width(1.6)
-                                        .style(egui_plot::LineStyle::dashed_dense()),
-                                );
+                                curves.push((title, window(lane_pts, lo, hi), method_color(a), 1.6, true));
                             }
+                        }
+                        let mut y_lo = f64::INFINITY;
+                        let mut y_hi = f64::NEG_INFINITY;
+                        for p in curves.iter().flat_map(|c| c.1).filter(|p| p.y.is_finite()) {
+                            y_lo = y_lo.min(p.y / unit);
+                            y_hi = y_hi.max(p.y / unit);
+                        }
+                        let y_bounds = if follow && y_lo.is_finite() {
+                            // A flat line gets a band around it (±1 around 0), not a zoom into rounding.
+                            let range = y_hi - y_lo;
+                            let scale = y_hi.abs().max(y_lo.abs());
+                            // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat;
+                            // a violation or a gap is read to its last digits (above).
+                            let noise = if small_reads { 0.0 } else { 1e-12_f64 };
+                            let pad =
+                                if range > noise.max(1e-9 * scale) { range * 0.08 } else { (scale * 0.1).max(1.0) };
+                            Some((y_lo - pad, y_hi + pad))
+                        } else {
+                            None
+                        };
+                        let (b_lo, b_hi) = y_bounds.unwrap_or((bounds.min()[1], bounds.max()[1]));
+                        let flat = 0.5 * (b_hi - b_lo) * unit / f64::from(frame.height().max(1.0));
+                        for (title, pts, color, width, dashed) in curves {
+                            let line =
+                                Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns, flat), unit))
+                                    .color(color)
+                                    .width(width);
+                            plot_ui.line(if dashed { line.style(egui_plot::LineStyle::dashed_dense()) } else { line });
                         }
                         if let Some(t) = restored {
                             plot_ui.vline(VLine::new("", t).color(egui::Color32::from_gray(200)).width(1.0));
                         }
                         if follow {
                             plot_ui.set_plot_bounds_x(lo..=hi);
-                            if y_lo.is_finite() {
-                                // A flat line gets a band around it (±1 around 0), not a zoom into rounding.
-                                let range = y_hi - y_lo;
-                                let scale = y_hi.abs().max(y_lo.abs());
-                                // Rounding noise (below 1e-12, or 1e-9 of the values) is drawn flat;
-                                // a violation or a gap is read to its last digits (above).
-                                let noise = if small_reads { 0.0 } else { 1e-12_f64 };
-                                let pad =
-                                    if range > noise.max(1e-9 * scale) { range * 0.08 } else { (scale * 0.1).max(1.0) };
-                                plot_ui.set_plot_bounds_y((y_lo - pad)..=(y_hi + pad));
+                            if let Some((b_lo, b_hi)) = y_bounds {
+                                plot_ui.set_plot_bounds_y(b_lo..=b_hi);
                             }
                         }
                     });
