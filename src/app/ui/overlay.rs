@@ -136,11 +136,30 @@ impl Overlay<'_, '_, '_> {
                 }
             }
         }
+        // A body's name label: the hovered one reads its position and velocity.
+        let name_text = |i: usize, b: &contact_core::Body| {
+            if self.data.highlight.body != Some(i) {
+                return b.name.clone();
+            }
+            let v = world.model.velocity(i, &world.state);
+            format!("{} ({}, {}) m · v = ({}, {}) m/s", b.name, num(at[i].x), num(at[i].y), num(v.x), num(v.y))
+        };
         if draw.labels && nb <= 4 {
             for (i, b) in world.model.bodies.iter().enumerate().filter(|(_, b)| b.is_dynamic()) {
                 taken.push(label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &b.name, 12.5));
             }
         }
+        // The hovered body's readout: the λ labels below stack clear of it.
+        let readout: Option<egui::Rect> = self
+            .data
+            .highlight
+            .body
+            .filter(|&i| draw.labels && world.model.bodies.get(i).is_some_and(|b| b.is_dynamic()))
+            .map(|i| {
+                let b = &world.model.bodies[i];
+                label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &name_text(i, b), 12.5)
+            });
+        taken.extend(readout);
         // λ values (when few are handled): up to three labels; with more,
         // only those of the hovered body or row. Their places are fixed (at
         // the arrow's tip): the magnifier keeps off them.
@@ -167,7 +186,7 @@ impl Overlay<'_, '_, '_> {
         // Each at its arrow's tip, moved below (or, near the legend's band,
         // above) the labels placed before where it would cover one (a hovered
         // ball in a pile: its contacts' tips a few pixels apart).
-        let mut lambda_rects: Vec<egui::Rect> = Vec::new();
+        let mut lambda_rects: Vec<egui::Rect> = readout.into_iter().collect();
         let mut lambda_placed: Vec<(usize, Pos2, String, Color32)> = Vec::new();
         // The axis numbers and two rows of legend.
         let floor = self.rect.max.y - 26.0 - 40.0;
@@ -180,7 +199,7 @@ impl Overlay<'_, '_, '_> {
                 lambda_placed.push((k, at, text, color));
             }
         }
-        taken.extend(lambda_rects.iter().copied());
+        taken.extend(lambda_rects.iter().skip(usize::from(readout.is_some())).copied());
         // The magnifier's inset, placed next: the labels keep off it too.
         let why = magnifier::why(&lab.world.settings);
         let magnified = draw
@@ -409,20 +428,7 @@ impl Overlay<'_, '_, '_> {
                     continue;
                 }
                 if nb <= 4 || self.data.highlight.body == Some(i) {
-                    let v = world.model.velocity(i, &world.state);
-                    let text = if self.data.highlight.body == Some(i) {
-                        format!(
-                            "{} ({}, {}) m · v = ({}, {}) m/s",
-                            b.name,
-                            num(at[i].x),
-                            num(at[i].y),
-                            num(v.x),
-                            num(v.y)
-                        )
-                    } else {
-                        b.name.clone()
-                    };
-                    label(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &text, 12.5, Color32::from_gray(225));
+                    label(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &name_text(i, b), 12.5, Color32::from_gray(225));
                 }
             }
         }
