@@ -47,9 +47,10 @@ pub fn decimate(pts: &[PlotPoint], lo: f64, hi: f64, columns: usize, flat: f64) 
             i += 1;
         }
         let last = i - 1;
-        // `!(… > flat)`: a column with a gap (NaN) keeps its four points.
-        let mut keep =
-            if !(pts[max].y - pts[min].y > flat) && i < pts.len() { [start; 4] } else { [start, min, max, last] };
+        // A column that starts or ends a gap (NaN) keeps its four points, the
+        // series' last column its last point.
+        let flat_here = pts[start].y.is_finite() && pts[last].y.is_finite() && pts[max].y - pts[min].y <= flat;
+        let mut keep = if flat_here && i < pts.len() { [start; 4] } else { [start, min, max, last] };
         keep.sort_unstable();
         let mut prev = usize::MAX;
         for k in keep {
@@ -131,5 +132,15 @@ mod tests {
             let steps_column = p.x >= 1.23 && p.x < 1.24;
             assert!(steps_column || (y - p.y).abs() <= 2.0 * flat, "t = {}: drawn {y}, is {}", p.x, p.y);
         }
+    }
+
+    /// A gap (NaN) at the end of a flat column stays in the line.
+    #[test]
+    fn a_gap_in_a_flat_column_stays_a_gap() {
+        let mut pts: Vec<PlotPoint> = (0..4000).map(|i| PlotPoint::new(i as f64 * 1e-3, 1.0)).collect();
+        pts[1239].y = f64::NAN;
+        let out = decimate(&pts, 0.0, 4.0, 400, 0.01);
+        assert!(out.iter().any(|p| p.y.is_nan()), "the gap is drawn as a gap");
+        assert!(out.len() < 420, "{} points", out.len());
     }
 }

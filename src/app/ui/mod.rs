@@ -478,45 +478,38 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
     } else {
         egui::Color32::from_gray(150)
     };
-    // The message comes first: it takes what it needs up to two thirds of the
-    // bar, the key hints the rest; each is cut short (full text on hover)
-    // rather than drawn over the other. Slower than real time, the cause and
-    // its remedies come before the message.
+    // One row, whatever it says (a second row for the slowness made the whole
+    // UI jump a line while the scene played behind, and the view with it).
+    // Slower than real time, the cause and its remedies come first. The
+    // message then takes what it needs up to two thirds of what is left, the
+    // key hints the rest; each is cut short (full text on hover) rather than
+    // drawn over the other.
     const HINTS: &str = "Space play/pause · → step · ← back · R reset · 1–4 algorithm · T tour · F fit · E edit · V clip · F12 screenshot · \
                          Ctrl+S save · Ctrl+Q quit · drag a body: spring (right-click/P pins) · K/Shift+drag a ball: cue shot · \
                          drag space: pan · wheel: zoom";
-    let avail = ui.available_width();
     let mut clicked = None;
-    if let Some(slow) = slow {
-        ui.horizontal(|ui| {
-            let warn = palette::egui(palette::WARN);
+    let warn = palette::egui(palette::WARN);
+    // Behind, an old message, or one that says how the clock runs ("Playing in
+    // real time"), would say otherwise: the slowness's cause stands for it.
+    let text = match slow {
+        Some(slow) if !fresh || status.clock => egui::RichText::new(&slow.cause).color(warn),
+        _ => egui::RichText::new(&status.text).color(color),
+    };
+    let height = ui.spacing().interact_size.y;
+    ui.horizontal(|ui| {
+        if let Some(slow) = slow {
             let pace = format!("⚠ slower than real time: {:.2}×", slow.pace);
-            ui.label(egui::RichText::new(pace).strong().color(warn)).on_hover_text(
+            ui.label(egui::RichText::new(pace).strong().color(warn)).on_hover_text(format!(
                 "The steps owed this frame took longer than the physics budget: steps were dropped so that the \
-                 window stays responsive.",
-            );
+                 window stays responsive. {}",
+                slow.cause
+            ));
             for r in &slow.remedies {
                 if ui.button(r.label()).on_hover_text(r.why()).clicked() {
                     clicked = Some(*r);
                 }
             }
-            ui.add(egui::Label::new(egui::RichText::new(&slow.cause).color(warn)).truncate())
-                .on_hover_text(&slow.cause);
-        });
-    }
-    // Behind, an old message, or one that says how the clock runs ("Playing in
-    // real time"), would say otherwise: the slow row stands for it.
-    if slow.is_some() && (!fresh || status.clock) {
-        return clicked;
-    }
-    let text = egui::RichText::new(&status.text).color(color);
-    let wanted = egui::WidgetText::from(text.clone())
-        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body)
-        .size()
-        .x
-        + 12.0;
-    let height = ui.spacing().interact_size.y;
-    ui.horizontal(|ui| {
+        }
         // A stop that time-stepping would not make: its one click, before the message.
         if status.offer_time_stepping {
             let r = Remedy::TimeStepping;
@@ -524,8 +517,13 @@ fn status_line(ui: &mut egui::Ui, status: &Status, now: f64, slow: Option<&Slown
                 clicked = Some(r);
             }
         }
+        let wanted = egui::WidgetText::from(text.clone())
+            .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body)
+            .size()
+            .x
+            + 12.0;
         ui.allocate_ui_with_layout(
-            egui::vec2(wanted.min(avail * 0.67), height),
+            egui::vec2(wanted.min(ui.available_width() * 0.67), height),
             egui::Layout::left_to_right(egui::Align::Center),
             |ui| {
                 // The whole message is in the tooltip (and the log) when it does not fit.
