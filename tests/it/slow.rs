@@ -54,7 +54,22 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
     s.world.settings.scheme = contact_core::Scheme::TimeStepping;
     let report = s.world.step(s.dt);
     let slow = diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), true, 1.0);
-    assert_eq!(slow.remedies, vec![Remedy::Balls(60)]);
+    assert_eq!(slow.remedies, vec![Remedy::StepMs(4), Remedy::Balls(60)]);
+    // At h = 4 ms already, or where 4 ms would warn (a τ of 4 ms is below
+    // its stable bound), no larger step is offered.
+    let mut at_four = s.world.clone();
+    let report4 = at_four.step(0.004);
+    assert_eq!(
+        diagnose(&at_four, &report4, &cost(Duration::from_millis(30), 30.0), true, 1.0).remedies,
+        vec![Remedy::Balls(60)]
+    );
+    s.world.settings.tau = 0.004;
+    assert!(!s.world.stability_warnings(0.004, 0.004).is_empty());
+    assert_eq!(
+        diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), true, 1.0).remedies,
+        vec![Remedy::Balls(60)]
+    );
+    s.world.settings.tau = 0.01;
     // It names what the step solved: velocity problems, no rewinds.
     assert!(slow.cause.contains("1 velocity problem(s), time-stepping"), "{}", slow.cause);
     let half = with_balls(&path, 60).unwrap();

@@ -413,6 +413,15 @@ fn apply_remedy(
         Remedy::TimeStepping => {
             actions.write(LabAction::SetScheme(contact_core::Scheme::TimeStepping));
         }
+        Remedy::StepMs(ms) => {
+            // What the controls' "step h" slider does.
+            let s = &mut *data.settings;
+            s.h = f64::from(ms) * 1e-3;
+            if s.lock_rate {
+                s.rate_hz = 1.0 / s.h;
+            }
+            data.status.say(now, format!("Steps of h = {ms} ms now (the controls' \"step h\" slider)"));
+        }
         Remedy::Sleep => {
             lab.world.settings.sleep.enabled = true;
             data.status.say(now, "Still islands now sleep (the controls' \"sleep\" box)");
