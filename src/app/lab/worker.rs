@@ -29,7 +29,7 @@ use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
@@ -69,6 +69,10 @@ pub struct StepInFlight {
     parts: Vec<Part>,
     /// When the step was launched (wall clock).
     pub since: Option<Instant>,
+    /// When a worker that steps on by itself last had steps installed
+    /// ([`crate::app::physics::pace`]): the age of the step in flight runs
+    /// from there, not from the launch.
+    pub installed: Option<Instant>,
     /// The last step ran on a worker: the window shows finished steps as they
     /// come, without interpolating between them.
     pub off_thread: bool,
@@ -94,6 +98,12 @@ impl StepInFlight {
     /// Whether parts are in flight and not being finished: the fixed ticks skip the chain.
     pub fn waiting(&self) -> bool {
         !self.parts.is_empty() && self.phase == StepPhase::Idle
+    }
+
+    /// How long the step in flight has run (wall clock): since the last
+    /// steps installed of a worker that steps on, else since the launch.
+    pub fn age(&self) -> Option<Duration> {
+        self.installed.or(self.since).map(|t| t.elapsed())
     }
 
     /// Whether a step is in flight (launched, not yet finished).
@@ -130,6 +140,7 @@ impl StepInFlight {
         self.cancelled = Arc::new(AtomicBool::new(false));
         self.parts.clear();
         self.since = None;
+        self.installed = None;
         self.phase = StepPhase::Idle;
     }
 }

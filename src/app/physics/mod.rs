@@ -272,7 +272,7 @@ pub fn finish_step(world: &mut World) {
             // A worker that steps on by itself: the toolbar's age is the next
             // step's, from the last one installed, not the flight's (it read
             // "step 13564 … 18.0 s" on a pile playing at real time).
-            world.resource_mut::<StepInFlight>().since = Some(Instant::now());
+            world.resource_mut::<StepInFlight>().installed = Some(Instant::now());
         }
         world.resource_mut::<Batch>().steps.extend(published);
     }

@@ -218,7 +218,7 @@ impl Toolbar<'_, '_, '_> {
             let behind = self.data.budget.behind();
             let color = if behind { palette::egui(palette::WARN) } else { egui::Color32::from_gray(150) };
             // A step on a worker that has taken long enough to notice.
-            let flight = self.data.in_flight.since.map(|s| s.elapsed().as_secs_f64()).filter(|s| *s > 0.1);
+            let flight = self.data.in_flight.age().map(|a| a.as_secs_f64()).filter(|s| *s > 0.1);
             // One slot of fixed width for the pace or the step in flight: the
             // indicator coming and going wrapped the toolbar and the whole UI
             // jumped a line (issue 47, item 14).
