@@ -63,13 +63,14 @@ fn a_large_pile_is_offered_time_stepping_sleep_and_half_its_balls_and_the_reload
         diagnose(&at_four, &report4, &cost(Duration::from_millis(30), 30.0), true, 1.0).remedies,
         vec![Remedy::Balls(60)]
     );
+    let tau = s.world.settings.tau;
     s.world.settings.tau = 0.004;
     assert!(!s.world.stability_warnings(0.004, 0.004).is_empty());
     assert_eq!(
         diagnose(&s.world, &report, &cost(Duration::from_millis(30), 30.0), true, 1.0).remedies,
         vec![Remedy::Balls(60)]
     );
-    s.world.settings.tau = 0.01;
+    s.world.settings.tau = tau;
     // It names what the step solved: velocity problems, no rewinds.
     assert!(slow.cause.contains("1 velocity problem(s), time-stepping"), "{}", slow.cause);
     let half = with_balls(&path, 60).unwrap();

@@ -64,10 +64,7 @@ fn install(world: &mut World, request: InstallScene) {
     }
     {
         let mut settings = world.get_resource_or_insert_with(StepSettings::default);
-        settings.h = lab.scene.dt;
-        if settings.lock_rate {
-            settings.rate_hz = 1.0 / lab.scene.dt;
-        }
+        settings.set_h(lab.scene.dt);
     }
     let opening = lab.scene.opening;
     world.insert_resource(lab);

@@ -129,6 +129,14 @@ impl StepSettings {
     pub fn timestep(&self) -> f64 {
         if self.lock_rate { self.h } else { 1.0 / self.rate_hz }
     }
+
+    /// Sets `h`, and the rate with it where it is locked to `1/h`.
+    pub fn set_h(&mut self, h: f64) {
+        self.h = h;
+        if self.lock_rate {
+            self.rate_hz = 1.0 / h;
+        }
+    }
 }
 
 /// The clock pauses by itself when the simulated time reaches `at`: a scene's

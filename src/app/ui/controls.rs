@@ -50,13 +50,7 @@ impl Controls<'_, '_, '_> {
     fn apply(&mut self, setting: Setting) {
         self.data.state.pending = None;
         match setting {
-            Setting::H(h) => {
-                let s = &mut *self.data.settings;
-                s.h = h;
-                if s.lock_rate {
-                    s.rate_hz = 1.0 / h;
-                }
-            }
+            Setting::H(h) => self.data.settings.set_h(h),
             Setting::Tau(tau) => {
                 if let Some(lab) = self.data.lab.as_deref_mut() {
                     lab.world.settings.tau = tau;

@@ -415,11 +415,7 @@ fn apply_remedy(
         }
         Remedy::StepMs(ms) => {
             // What the controls' "step h" slider does.
-            let s = &mut *data.settings;
-            s.h = f64::from(ms) * 1e-3;
-            if s.lock_rate {
-                s.rate_hz = 1.0 / s.h;
-            }
+            data.settings.set_h(f64::from(ms) * 1e-3);
             data.status.say(now, format!("Steps of h = {ms} ms now (the controls' \"step h\" slider)"));
         }
         Remedy::Sleep => {

@@ -149,7 +149,8 @@ impl Overlay<'_, '_, '_> {
                 taken.push(label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &b.name, 12.5));
             }
         }
-        // The hovered body's readout: the λ labels below stack clear of it.
+        // The hovered body's readout: the λ labels below stack clear of it
+        // (the first of their rectangles, all of them `taken` after).
         let readout: Option<egui::Rect> = self
             .data
             .highlight
@@ -159,7 +160,6 @@ impl Overlay<'_, '_, '_> {
                 let b = &world.model.bodies[i];
                 label_rect(&p, name_at(i, b), Align2::RIGHT_BOTTOM, &name_text(i, b), 12.5)
             });
-        taken.extend(readout);
         // λ values (when few are handled): up to three labels; with more,
         // only those of the hovered body or row. Their places are fixed (at
         // the arrow's tip): the magnifier keeps off them.
@@ -199,7 +199,7 @@ impl Overlay<'_, '_, '_> {
                 lambda_placed.push((k, at, text, color));
             }
         }
-        taken.extend(lambda_rects.iter().skip(usize::from(readout.is_some())).copied());
+        taken.extend(lambda_rects.iter().copied());
         // The magnifier's inset, placed next: the labels keep off it too.
         let why = magnifier::why(&lab.world.settings);
         let magnified = draw
