@@ -644,7 +644,11 @@ mod tests {
                 let mut e: Vec<(usize, f64)> = (0..3).map(|c| (3 * a + c, next())).collect();
                 if b != a && k % 5 != 0 {
                     let other: Vec<(usize, f64)> = (0..3).map(|c| (3 * b + c, next())).collect();
-                    if next() > 0.0 { e.extend(other) } else { e.splice(0..0, other); }
+                    if next() > 0.0 {
+                        e.extend(other)
+                    } else {
+                        e.splice(0..0, other);
+                    }
                 }
                 SparseRow::from_entries(&e)
             })
