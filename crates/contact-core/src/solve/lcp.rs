@@ -809,8 +809,27 @@ impl Work<'_> {
         }
         let worst_clamped =
             |lp: &Lcp| idx.iter().filter(|&&i| lp.clamped[i]).map(|&i| lp.a[i].abs()).fold(0.0, f64::max);
+        // The last round's factor and its rows (the clamped set it left):
+        // the next factors again only from the first row of `idx` whose
+        // side changed (a row depends only on those before it, so this is
+        // bit for bit a fresh factorization; a standing 55-box pyramid at
+        // μ = 0.3 sheds an edge at −1e-8 in two steps of three).
+        let mut last: Option<(Envelope, Vec<bool>)> = None;
         for round in 0..rounds {
-            let f = self.factor_with(lp, idx, rho);
+            let f = match last.take() {
+                None => self.factor_with(lp, idx, rho),
+                Some((mut f, had)) => {
+                    let k = idx.iter().position(|&i| lp.clamped[i] != had[i]).unwrap_or(idx.len());
+                    f.truncate(idx[..k].iter().filter(|&&i| had[i]).count());
+                    for &i in &idx[k..] {
+                        if lp.clamped[i] && !f.push(self.graph, i, 0.0) {
+                            lp.clamped[i] = false;
+                        }
+                    }
+                    f
+                }
+            };
+            let had = lp.clamped.clone();
             for &i in idx {
                 if !lp.clamped[i] {
                     lp.lambda[i] = 0.0;
@@ -868,6 +887,7 @@ impl Work<'_> {
             if done {
                 return true;
             }
+            last = Some((f, had));
         }
         for &i in idx {
             lp.lambda[i] = 0.0;

@@ -391,6 +391,23 @@ impl Envelope {
         (self.pos[i] != usize::MAX).then_some(self.pos[i])
     }
 
+    /// Keeps the first `n` rows of the factor (those after do not change
+    /// them: each row depends only on the rows before it), as if only they
+    /// had been pushed; [`Envelope::least_pivot`] still counts the rows
+    /// taken off.
+    pub fn truncate(&mut self, n: usize) {
+        if n >= self.order.len() {
+            return;
+        }
+        for &j in &self.order[n..] {
+            self.pos[j] = usize::MAX;
+        }
+        self.vals.truncate(self.start[n]);
+        self.order.truncate(n);
+        self.first.truncate(n);
+        self.start.truncate(n);
+    }
+
     /// Takes local row `i` out: the rows before it are unchanged (they do not
     /// depend on later ones), the rows after it are factored again. Returns
     /// those that no longer pass the pivot test.
@@ -401,13 +418,7 @@ impl Envelope {
             return Vec::new();
         }
         let tail: Vec<usize> = self.order[p + 1..].to_vec();
-        for &j in &self.order[p..] {
-            self.pos[j] = usize::MAX;
-        }
-        self.vals.truncate(self.start[p]);
-        self.order.truncate(p);
-        self.first.truncate(p);
-        self.start.truncate(p);
+        self.truncate(p);
         tail.into_iter().filter(|&j| !self.push(g, j, rel_tol)).collect()
     }
 
