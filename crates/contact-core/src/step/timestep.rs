@@ -147,6 +147,8 @@ pub(crate) struct Outcome {
     pub capped: Option<Cap>,
     /// `−Σ P_t (v_t,free + v_t⁺)/2`: what friction took out, J.
     pub friction_work: f64,
+    /// Every constraint's `g` at the step's end ([`Model::constraint_values`]).
+    pub g: Vec<f64>,
 }
 
 /// The target `c_k` of row `k` (module docs) with `share` of its
@@ -297,11 +299,12 @@ pub(crate) fn step(
         // Inequalities whose true gap at `q⁺` is crossed where the linear
         // one is not (a corner swept round by a turn): their targets ask
         // for the shortfall, and the step is solved again.
+        // (Every row's `g` at `q⁺`: the step's end reports them.)
         let next: Vec<f64> = state.q.iter().zip(&solved.qd).map(|(x, v)| x + h * v).collect();
-        let still = vec![0.0; next.len()];
+        let g_next = model.constraint_values(&next);
         let crossed: Vec<(usize, f64)> = (0..m)
             .filter(|&k| member[k] && problem.kinds[k] == ConstraintKind::Inequality)
-            .map(|k| (k, model.constraints[k].eval(&model.bodies, &next, &still).g))
+            .map(|k| (k, g_next[k]))
             .filter(|&(_, g)| g < -CROSSED * active)
             .collect();
         for &(k, g) in &crossed {
@@ -323,7 +326,7 @@ pub(crate) fn step(
                 .filter_map(|(pt, t)| t.as_ref().map(|t| -pt * 0.5 * (t.row.dot(&vfree) + t.row.dot(&solved.qd))))
                 .sum::<f64>();
             let bounced = rows.iter().filter(|&&k| targets[k].1 && solved.impulse[k] > 0.0).count();
-            state.q = state.q.iter().zip(&solved.qd).map(|(x, v)| x + h * v).collect();
+            state.q = next;
             state.qd = solved.qd;
             state.t += h;
             return Outcome {
@@ -338,6 +341,7 @@ pub(crate) fn step(
                 islands: solved.islands,
                 capped: solved.capped,
                 friction_work,
+                g: g_next,
             };
         }
         for k in joining {

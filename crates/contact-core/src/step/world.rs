@@ -427,7 +427,8 @@ impl World {
         self.active_set.friction =
             (0..out.friction.len()).map(|k| if out.held[k] { out.friction[k] } else { 0.0 }).collect();
         self.steps += 1;
-        let g = self.model.constraint_values(&self.state.q);
+        // The step's own `g` at its end; the start's where it was not taken.
+        let g = if finite { out.g } else { self.model.constraint_values(&self.state.q) };
         let max_violation = max_violation(&g, kinds);
         let handled: Vec<bool> = (0..m).map(|k| kinds[k] == ConstraintKind::Equality || out.impulse[k] > 0.0).collect();
         let lambda: Vec<f64> = out.impulse.iter().map(|p| p / h).collect();
