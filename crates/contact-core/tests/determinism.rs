@@ -231,7 +231,12 @@ fn built_in_scene_trajectories_are_pinned() {
 /// restitution's share became bound by the step's mechanical energy as
 /// well as the impulse's kinetic energy (issue 46, `timestep.rs`): at
 /// t = 0.855 s a rebound lifted its neighbours and the pile's energy rose
-/// by 8.8e-8 J in one step; that step now takes a smaller share.
+/// by 8.8e-8 J in one step; that step now takes a smaller share. Pinned
+/// again when that share was found by the regula falsi instead of 24
+/// bisections (`friction_impact::largest_share_falsi`: the same rule, the
+/// share 0.91020043 to the bisection's precision, in a handful of solves
+/// where the bisection took 25; a 1000-ball landing's worst step went from
+/// 690 to 139 ms).
 #[test]
 fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
     let path = format!("{}/../../assets/scenes/ball-pile.ron", env!("CARGO_MANIFEST_DIR"));
@@ -249,7 +254,7 @@ fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
         v.state_hash()
     };
     assert_eq!(state_hash(&w), again, "two runs from the same start differ");
-    assert_eq!(state_hash(&w), 0x6d90da99a38019b7);
+    assert_eq!(state_hash(&w), 0xecbd195d86dd6e0b);
 }
 
 /// The ball pile under Right, its algorithm until issue 25: the hash pinned

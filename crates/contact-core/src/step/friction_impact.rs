@@ -67,7 +67,12 @@ pub(crate) struct Impulses {
 
 /// Whether a kinetic energy of `after` is more than `before`, past round-off.
 pub(crate) fn gains(before: f64, after: f64) -> bool {
-    after > before * (1.0 + 1e-12) + f64::MIN_POSITIVE
+    excess(before, after) > 0.0
+}
+
+/// How far `after` is past `before` and its round-off (> 0: it [`gains`]).
+pub(crate) fn excess(before: f64, after: f64) -> f64 {
+    after - (before * (1.0 + 1e-12) + f64::MIN_POSITIVE)
 }
 
 /// The answer at the largest share `s ∈ [0, 1]` of the restitution that
@@ -82,6 +87,65 @@ pub(crate) fn largest_share<T>(plastic: T, bisections: usize, mut keeps: impl Fn
         match keeps(mid) {
             Some(answer) => (lo, best) = (mid, answer),
             None => hi = mid,
+        }
+    }
+    best
+}
+
+/// The answer at the largest share `s ∈ [0, 1]` of the restitution that
+/// creates no energy, as [`largest_share`], by the regula falsi with the
+/// Illinois rule (Dowell & Jarratt 1971) on the energy a share creates:
+/// `at(s)` is that energy's [`excess`] at `s` (≤ 0: none) and the answer,
+/// or `None` where `s` has no answer; `plastic` is the answer at `s = 0`
+/// with its excess (≤ 0 but for round-off), `full` the excess at `s = 1`
+/// (> 0: why the share is sought). The
+/// bracket `[lo, hi]` keeps a share that creates none at `lo`; a new share
+/// is where the line through the bracket's excesses crosses 0 (its middle
+/// where one is unknown, and never within 1/64 of the bracket's ends), and
+/// where the same end moves twice the other's excess is halved. It stops
+/// when the bracket is narrower than `width`, when the share kept is
+/// within `close` of creating energy, or after `solves` shares.
+///
+/// The excess is piecewise quadratic in `s` (each answer's velocity is
+/// piecewise linear in its targets): on a landing pile of 1000 balls the
+/// bisection took 24 solves of 26 ms (the interior point) in one step.
+pub(crate) fn largest_share_falsi<T>(
+    (plastic, at_plastic): (T, f64),
+    full: f64,
+    solves: usize,
+    width: f64,
+    close: f64,
+    mut at: impl FnMut(f64) -> Option<(f64, T)>,
+) -> T {
+    let (mut lo, mut hi, mut best) = (0.0, 1.0, plastic);
+    // The plastic share creates none, as far as the bracket is concerned.
+    let (mut e_lo, mut e_hi) = (at_plastic.min(0.0), full);
+    let mut moved: Option<bool> = None;
+    for _ in 0..solves {
+        let w = hi - lo;
+        if w <= width || (lo > 0.0 && -e_lo <= close) {
+            break;
+        }
+        let s = if e_hi.is_finite() && e_hi > e_lo {
+            (lo + w * (-e_lo / (e_hi - e_lo))).clamp(lo + w / 64.0, hi - w / 64.0)
+        } else {
+            0.5 * (lo + hi)
+        };
+        match at(s) {
+            Some((e, answer)) if e <= 0.0 => {
+                (lo, e_lo, best) = (s, e, answer);
+                if moved == Some(true) {
+                    e_hi *= 0.5;
+                }
+                moved = Some(true);
+            }
+            found => {
+                (hi, e_hi) = (s, found.map_or(f64::NAN, |(e, _)| e));
+                if moved == Some(false) {
+                    e_lo *= 0.5;
+                }
+                moved = Some(false);
+            }
         }
     }
     best
@@ -201,4 +265,44 @@ fn island_impact(
     out.normal.extend(rows.iter().zip(&lambda).filter(|(_, p)| **p != 0.0).map(|(&k, p)| (k, *p)));
     out.tangential.extend(contacts.iter().map(|c| (rows[c.normal], lambda[c.tangent])).filter(|(_, p)| *p != 0.0));
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On an excess with a kink (two quadratic pieces, as an answer's
+    /// energy is piecewise quadratic in its share), the regula falsi keeps
+    /// a share that creates no energy, within the bisection's precision of
+    /// the largest, in far fewer solves; where a share has no answer it
+    /// bisects past it.
+    #[test]
+    fn the_regula_falsi_finds_the_largest_share_in_few_solves() {
+        // Roots: 0.7 exactly (second piece), the kink at 0.4.
+        let excess = |s: f64| {
+            if s < 0.4 { -0.5 + 0.3 * s * s } else { -0.452 + 0.2 * (s - 0.4) + 2.0 * (s - 0.4).powi(2) - 0.032 }
+        };
+        let root = {
+            let (mut lo, mut hi) = (0.4, 1.0);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if excess(mid) <= 0.0 { lo = mid } else { hi = mid }
+            }
+            lo
+        };
+        let width = 1.0 / (1u64 << 24) as f64;
+        let mut solves = 0;
+        let share = largest_share_falsi((0.0, excess(0.0)), excess(1.0), 24, width, 0.0, |s| {
+            solves += 1;
+            Some((excess(s), s))
+        });
+        assert!(excess(share) <= 0.0, "share {share} creates {}", excess(share));
+        assert!(root - share <= width, "share {share}, largest {root}");
+        assert!(solves <= 12, "{solves} solves, where the bisection takes 24");
+        // No answer past 0.65: the largest share with one is below it.
+        let share = largest_share_falsi((0.0, excess(0.0)), excess(1.0), 24, width, 0.0, |s| {
+            (s < 0.65).then(|| (excess(s), s))
+        });
+        assert!(share < 0.65 && 0.65 - share <= 1e-3, "share {share}");
+    }
 }

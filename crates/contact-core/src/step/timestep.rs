@@ -95,7 +95,7 @@
 
 use crate::cone_fixed_point;
 use crate::constraint::ConstraintKind;
-use crate::friction_impact::{gains, largest_share};
+use crate::friction_impact::{excess, gains, largest_share_falsi};
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
@@ -194,9 +194,15 @@ fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
     r.dot(qd).abs().max(r.dot(vfree).abs())
 }
 
-/// Bisections of the restitution's share when Newton's law would create
-/// energy (module docs): the share to 6e-8.
-const SHARE_BISECTIONS: usize = 24;
+/// Solves of the restitution's share at most when Newton's law would
+/// create energy (module docs), by the regula falsi
+/// ([`largest_share_falsi`]): as many as the bisection it replaced took.
+const SHARE_SOLVES: usize = 24;
+/// The share's bracket is narrower than this when it stops (24 halvings).
+const SHARE_WIDTH: f64 = 1.0 / (1u64 << 24) as f64;
+/// The share kept is within this part of the step's energy of creating
+/// some when it stops.
+const SHARE_CLOSE: f64 = 1e-10;
 
 /// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`,
 /// `warm_t[k]`: the impulse and friction impulse row `k` took last step
@@ -251,6 +257,11 @@ pub(crate) fn step(
         let kinetic = problem.kinetic(v);
         gains(free, kinetic) || gains(start, kinetic - work(v))
     };
+    // The larger of the two tests' excesses (> 0: `makes_energy`).
+    let energy_excess = |v: &[f64]| {
+        let kinetic = problem.kinetic(v);
+        excess(free, kinetic).max(excess(start, kinetic - work(v)))
+    };
     let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
     loop {
@@ -283,13 +294,21 @@ pub(crate) fn step(
         } else if restitution && makes_energy(&solved.qd) {
             let plastic = targets_at(0.0, &curvature);
             solves += 1;
-            let first = (solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm, floor), plastic);
-            (solved, targets) = largest_share(first, SHARE_BISECTIONS, |share| {
-                let t = targets_at(share, &curvature);
-                let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm, floor);
-                solves += 1;
-                (s.capped.is_none() && !makes_energy(&s.qd)).then_some((s, t))
-            });
+            let first = solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm, floor);
+            let at_plastic = energy_excess(&first.qd);
+            (solved, targets) = largest_share_falsi(
+                ((first, plastic), at_plastic),
+                energy_excess(&solved.qd),
+                SHARE_SOLVES,
+                SHARE_WIDTH,
+                SHARE_CLOSE * free.max(start),
+                |share| {
+                    let t = targets_at(share, &curvature);
+                    let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm, floor);
+                    solves += 1;
+                    s.capped.is_none().then(|| (energy_excess(&s.qd), (s, t)))
+                },
+            );
         }
         // Rows left out that the answer would close within the step join it.
         let joining: Vec<usize> = (0..m)
