@@ -233,10 +233,11 @@ fn built_in_scene_trajectories_are_pinned() {
 /// t = 0.855 s a rebound lifted its neighbours and the pile's energy rose
 /// by 8.8e-8 J in one step; that step now takes a smaller share. Pinned
 /// again when that share was found by the regula falsi instead of 24
-/// bisections (`friction_impact::largest_share_falsi`: the same rule, the
-/// share 0.91020043 to the bisection's precision, in a handful of solves
-/// where the bisection took 25; a 1000-ball landing's worst step went from
-/// 690 to 139 ms).
+/// bisections (`friction_impact::largest_share_falsi`: the same rule,
+/// stopped where the share is within 1e-10 of the step's energy of creating
+/// some or its bracket is as narrow as the bisection's; the share 0.91020043,
+/// in a handful of solves where the bisection took 25; a 1000-ball landing's
+/// worst step went from 690 to 139 ms).
 #[test]
 fn the_ball_pile_under_time_stepping_keeps_its_pinned_trajectory() {
     let path = format!("{}/../../assets/scenes/ball-pile.ron", env!("CARGO_MANIFEST_DIR"));

@@ -257,7 +257,7 @@ pub fn solve(
                 return pn;
             }
             let p = 0.5 * (pn + e.sign * pt / e.mu);
-            if p > WARM_ROUND_OFF * pn { p } else { 0.0 }
+            if p > (WARM_ROUND_OFF * pn).max(0.0) { p } else { 0.0 }
         })
         .collect();
     let base: Vec<f64> = sparse.iter().zip(&edge).map(|(r, e)| r.dot(vfree) + c[e.row]).collect();
