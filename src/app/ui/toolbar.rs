@@ -100,7 +100,7 @@ impl Toolbar<'_, '_, '_> {
         let spacing = ui.spacing().item_spacing.x;
         let mut one_row = false;
         ui.horizontal_wrapped(|ui| {
-            self.left(ui);
+            self.left(ui, full, right_width + 3.0 * spacing);
             let left_width = ui.min_rect().width();
             if ui.min_rect().height() < 40.0 && left_width + right_width + 3.0 * spacing <= full {
                 one_row = true;
@@ -125,7 +125,9 @@ impl Toolbar<'_, '_, '_> {
         .inner
     }
 
-    fn left(&mut self, ui: &mut egui::Ui) {
+    /// `full`: the toolbar's width; `right`: the modes' group's, with its
+    /// spacing (what the run's group leaves room for on a shared row).
+    fn left(&mut self, ui: &mut egui::Ui, full: f32, right: f32) {
         // A clip holding the clock for a frame is not a pause.
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         // Below this width the run's group does not fit on one row beside the
@@ -223,8 +225,16 @@ impl Toolbar<'_, '_, '_> {
             // indicator coming and going wrapped the toolbar and the whole UI
             // jumped a line (issue 47, item 14).
             let slot = egui::vec2(if narrow { 124.0 } else { 150.0 }, ui.spacing().interact_size.y);
+            // Presenter mode shows no pace: the slot is kept for the step in
+            // flight where it fits without moving anything (beside the modes
+            // where they share the row, on the row's own where they have one
+            // below), held empty meanwhile; elsewhere it is left out and a
+            // step in flight wraps nothing (the status bar says the run is
+            // slow).
             let present = self.data.state.present;
-            if present && flight.is_none() {
+            let used = ui.min_rect().width() + ui.spacing().item_spacing.x + slot.x;
+            let shared = ui.min_rect().width() + right <= full;
+            if present && used + if shared { right } else { 0.0 } > full {
                 return;
             }
             ui.allocate_ui_with_layout(slot, egui::Layout::left_to_right(egui::Align::Center), |ui| {
