@@ -119,3 +119,28 @@ fn the_bound_comes_from_the_mean_cost_and_the_last_step_is_named_beside_it() {
     assert!(slow.cause.contains("at most 0.69× real time"), "h / mean = 1 / 1.452: {}", slow.cause);
     assert_eq!(slow.pace, 0.688, "the measured pace, the toolbar's");
 }
+
+/// `--dt 0.004` opens a scene at h = 4 ms, what "Use h = 4 ms" does, from
+/// the command line (`scripts/lab assets/scenes/ball-pile.ron --balls 300
+/// --dt 0.004` plays the pile at real time); a step outside the controls'
+/// slider (1e-5 to 0.05 s) is refused with its range.
+#[test]
+fn the_command_line_takes_a_step_within_the_sliders_range() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        app: contact_lab::app::AppOptions,
+    }
+    let parsed = |args: &[&str]| {
+        Line::try_parse_from(std::iter::once("contact-lab").chain(args.iter().copied()))
+            .map(|l| l.app.dt)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(parsed(&["--dt", "0.004"]), Ok(Some(0.004)));
+    assert_eq!(parsed(&[]), Ok(None));
+    for bad in ["0", "-0.001", "0.2", "NaN", "4ms"] {
+        let e = parsed(&[&format!("--dt={bad}")]).expect_err(bad);
+        assert!(e.contains("time step"), "{bad}: {e}");
+    }
+}
