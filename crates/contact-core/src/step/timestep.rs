@@ -63,8 +63,9 @@
 //! drives the lifting end's row closed, whose impulse then works against
 //! its own separating speed, +28.6 % in one step). So after the solve, where
 //! a row rebounds and either energy grows, the step takes the largest share
-//! of every row's restitution that makes neither grow (bisection, as the
-//! event-driven impacts do, [`crate::friction_impact`]):
+//! of every row's restitution that makes neither grow (the regula falsi on
+//! the energy a share creates, a handful of solves where the event-driven
+//! impacts' bisection takes 30: [`crate::friction_impact::largest_share_falsi`]):
 //!
 //! ```text
 //! the impulse's:  ½‖q̇⁺‖²_M ≤ ½‖v_free‖²_M
@@ -276,13 +277,13 @@ pub(crate) fn step(
         // No impulse creates energy: Newton's law can (Kane's example with
         // friction; without, a row the others' rebound drives closed works
         // against its own separating speed), so the largest share of the
-        // restitution that does not, by bisection (the plastic law never does
+        // restitution that does not, by the regula falsi (the plastic law never does
         // on rows that close their gap, `c ≥ 0`). Newton's targets on a
         // hyperstatic set can also ask what no velocity gives (a box struck
         // into a corner: four rebound speeds for three coordinates), where
         // the plastic targets always can (`q̇⁺ = 0` meets `c ≥ 0`, and
         // Anitescu–Potra's problem has an answer): the plastic answer,
-        // without a bisection (each share that fails costs a failed solve).
+        // without a search (each share that fails costs a failed solve).
         let restitution = rows.iter().any(|&k| targets[k].1);
         if restitution && solved.capped.is_some() {
             let plastic = targets_at(0.0, &curvature);
