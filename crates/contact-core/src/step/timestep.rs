@@ -65,7 +65,7 @@
 //! a row rebounds and either energy grows, the step takes the largest share
 //! of every row's restitution that makes neither grow (the regula falsi on
 //! the energy a share creates, a handful of solves where the event-driven
-//! impacts' bisection takes 30: [`crate::friction_impact::largest_share_falsi`]):
+//! impacts' bisection takes 30: `friction_impact::largest_share_falsi`):
 //!
 //! ```text
 //! the impulse's:  ½‖q̇⁺‖²_M ≤ ½‖v_free‖²_M
