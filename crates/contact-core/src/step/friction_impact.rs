@@ -67,12 +67,7 @@ pub(crate) struct Impulses {
 
 /// Whether a kinetic energy of `after` is more than `before`, past round-off.
 pub(crate) fn gains(before: f64, after: f64) -> bool {
-    excess(before, after) > 0.0
-}
-
-/// How far `after` is past `before` and its round-off (> 0: it [`gains`]).
-pub(crate) fn excess(before: f64, after: f64) -> f64 {
-    after - (before * (1.0 + 1e-12) + f64::MIN_POSITIVE)
+    after > before * (1.0 + 1e-12) + f64::MIN_POSITIVE
 }
 
 /// The answer at the largest share `s ∈ [0, 1]` of the restitution that
@@ -95,33 +90,37 @@ pub(crate) fn largest_share<T>(plastic: T, bisections: usize, mut keeps: impl Fn
 /// The answer at the largest share `s ∈ [0, 1]` of the restitution that
 /// creates no energy, as [`largest_share`], by the regula falsi with the
 /// Illinois rule (Dowell & Jarratt 1971) on the energy a share creates:
-/// `at(s)` is that energy's [`excess`] at `s` (≤ 0: none) and the answer,
+/// `at(s)` is that energy's excess at `s` (≤ 0: none) and the answer,
 /// or `None` where `s` has no answer; `plastic` is the answer at `s = 0`
-/// with its excess (≤ 0 but for round-off), `full` the excess at `s = 1`
-/// (> 0: why the share is sought). The
-/// bracket `[lo, hi]` keeps a share that creates none at `lo`; a new share
-/// is where the line through the bracket's excesses crosses 0 (its middle
-/// where one is unknown, and never within 1/64 of the bracket's ends), and
-/// where the same end moves twice the other's excess is halved. It stops
+/// with its excess (≤ 0 but for round-off), `full` the answer at `s = 1`
+/// with its excess (> 0: why the share is sought). The bracket `[lo, hi]`
+/// keeps a share that creates none at `lo`. A new share is, first,
+/// `between(lo's answer, hi's answer)`: how far along the straight line
+/// between the two answers' velocities the energy stops keeping (on one
+/// piece of the answer, which is affine in its share there, that is the
+/// share itself; a hair short of it, so the share keeps); where that gives
+/// none, where the line through the bracket's excesses crosses 0 (its
+/// middle where one is unknown, never within 1/64 of the bracket's ends).
+/// Where the same end moves twice the other's excess is halved. It stops
 /// when the bracket is narrower than `width`, when the share kept is
 /// within `close` of creating energy, or after `solves` shares.
 ///
-/// The excess is piecewise quadratic in `s` (each answer's velocity is
-/// piecewise linear in its targets): on a landing pile of 1000 balls the
-/// bisection took 24 solves of 26 ms (the interior point) in one step.
+/// On a landing pile of 1000 balls the bisection took 24 solves of 26 ms
+/// (the interior point) in one step; this takes 2 besides the plastic one.
 pub(crate) fn largest_share_falsi<T>(
     (plastic, at_plastic): (T, f64),
-    full: f64,
+    (full, at_full): (T, f64),
     solves: usize,
     width: f64,
     close: f64,
+    between: impl Fn(&T, &T) -> Option<f64>,
     mut at: impl FnMut(f64) -> Option<(f64, T)>,
 ) -> T {
-    let (mut lo, mut hi, mut best) = (0.0, 1.0, plastic);
+    let (mut lo, mut hi, mut best, mut above) = (0.0, 1.0, plastic, Some(full));
     // The plastic share creates none, as far as the bracket is concerned.
     // `e_lo`, `e_hi`: the excesses the line goes through (the Illinois rule
     // halves them); `kept`: the true one at `lo`.
-    let (mut e_lo, mut e_hi) = (at_plastic.min(0.0), full);
+    let (mut e_lo, mut e_hi) = (at_plastic.min(0.0), at_full);
     let mut kept = e_lo;
     let mut moved: Option<bool> = None;
     for _ in 0..solves {
@@ -129,8 +128,11 @@ pub(crate) fn largest_share_falsi<T>(
         if w <= width || (lo > 0.0 && -kept <= close) {
             break;
         }
+        let along = above.as_ref().and_then(|a| between(&best, a)).filter(|t| *t > 0.0 && *t < 1.0);
         let line = lo + w * (-e_lo / (e_hi - e_lo));
-        let s = if e_hi.is_finite() && e_hi > e_lo && line.is_finite() {
+        let s = if let Some(t) = along {
+            (lo + w * t * (1.0 - SHORT)).clamp(lo + w * SHORT, hi - w * SHORT)
+        } else if e_hi.is_finite() && e_hi > e_lo && line.is_finite() {
             line.clamp(lo + w / 64.0, hi - w / 64.0)
         } else {
             0.5 * (lo + hi)
@@ -144,7 +146,8 @@ pub(crate) fn largest_share_falsi<T>(
                 moved = Some(true);
             }
             found => {
-                (hi, e_hi) = (s, found.map_or(f64::NAN, |(e, _)| e));
+                (hi, e_hi) = (s, found.as_ref().map_or(f64::NAN, |(e, _)| *e));
+                above = found.map(|(_, a)| a);
                 if moved == Some(false) {
                     e_lo *= 0.5;
                 }
@@ -153,6 +156,26 @@ pub(crate) fn largest_share_falsi<T>(
         }
     }
     best
+}
+
+/// How far short of the line's crossing [`largest_share_falsi`] aims, as a
+/// part of the bracket (and the least it moves from either end).
+const SHORT: f64 = 1e-7;
+
+/// Where, from 0 to 1, `excess` (convex along a line: a kinetic energy
+/// less a linear work) first passes 0, by 60 halvings (no solve: `excess`
+/// is the energy of a velocity on the line); `None` where it is above 0 at
+/// 0 or not above it at 1.
+pub(crate) fn crossing(excess: impl Fn(f64) -> f64) -> Option<f64> {
+    if excess(0.0) > 0.0 || excess(1.0) <= 0.0 {
+        return None;
+    }
+    let (mut a, mut b) = (0.0, 1.0);
+    for _ in 0..60 {
+        let m = 0.5 * (a + b);
+        if excess(m) <= 0.0 { a = m } else { b = m }
+    }
+    Some(a)
 }
 
 /// Resolves the impact on `rows` (equalities first, `neq` of them, then
@@ -296,7 +319,8 @@ mod tests {
         };
         let width = 1.0 / (1u64 << 24) as f64;
         let mut solves = 0;
-        let share = largest_share_falsi((0.0, excess(0.0)), excess(1.0), 24, width, 0.0, |s| {
+        let none = |_: &f64, _: &f64| None;
+        let share = largest_share_falsi((0.0, excess(0.0)), (1.0, excess(1.0)), 24, width, 0.0, none, |s| {
             solves += 1;
             Some((excess(s), s))
         });
@@ -304,9 +328,20 @@ mod tests {
         assert!(root - share <= width, "share {share}, largest {root}");
         assert!(solves <= 12, "{solves} solves, where the bisection takes 24");
         // No answer past 0.65: the largest share with one is below it.
-        let share = largest_share_falsi((0.0, excess(0.0)), excess(1.0), 24, width, 0.0, |s| {
+        let share = largest_share_falsi((0.0, excess(0.0)), (1.0, excess(1.0)), 24, width, 0.0, none, |s| {
             (s < 0.65).then(|| (excess(s), s))
         });
         assert!(share < 0.65 && 0.65 - share <= 1e-3, "share {share}");
+        // Where the answers' line is the share itself (an answer affine in
+        // its share), `between` finds the largest share in one solve, a
+        // hair short of it ([`SHORT`] of the way), and it keeps.
+        let mut solves = 0;
+        let along = |lo: &f64, hi: &f64| crossing(|t| excess(lo + t * (hi - lo)));
+        let share = largest_share_falsi((0.0, excess(0.0)), (1.0, excess(1.0)), 24, width, 1e-6, along, |s| {
+            solves += 1;
+            Some((excess(s), s))
+        });
+        assert!(excess(share) <= 0.0 && root - share <= SHORT, "share {share}, largest {root}");
+        assert_eq!(solves, 1);
     }
 }

@@ -96,7 +96,7 @@
 
 use crate::cone_fixed_point;
 use crate::constraint::ConstraintKind;
-use crate::friction_impact::{excess, gains, largest_share_falsi};
+use crate::friction_impact::{crossing, gains, largest_share_falsi};
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
@@ -201,9 +201,10 @@ fn speed(p: &ContactProblem, k: usize, qd: &[f64], vfree: &[f64]) -> f64 {
 const SHARE_SOLVES: usize = 24;
 /// The share's bracket is narrower than this when it stops (24 halvings).
 const SHARE_WIDTH: f64 = 1.0 / (1u64 << 24) as f64;
-/// The share kept is within this part of the step's energy of creating
-/// some when it stops.
-const SHARE_CLOSE: f64 = 1e-10;
+/// The share kept is within this part of the energy the restitution adds
+/// (the excess at the full share less the plastic one's) of creating some
+/// when it stops: about what the bisection's 24 halvings left.
+const SHARE_CLOSE: f64 = 1e-7;
 
 /// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`,
 /// `warm_t[k]`: the impulse and friction impulse row `k` took last step
@@ -258,10 +259,12 @@ pub(crate) fn step(
         let kinetic = problem.kinetic(v);
         gains(free, kinetic) || gains(start, kinetic - work(v))
     };
-    // The larger of the two tests' excesses (> 0: `makes_energy`).
+    // What the share's search keeps to: the larger of the two tests'
+    // excesses without their round-off margin (the share it takes keeps the
+    // energy to the bit, not within the margin it was tested with).
     let energy_excess = |v: &[f64]| {
         let kinetic = problem.kinetic(v);
-        excess(free, kinetic).max(excess(start, kinetic - work(v)))
+        (kinetic - free).max(kinetic - work(v) - start)
     };
     let mut targets = targets_at(1.0, &curvature);
     let (mut solves, mut rounds) = (0, 0);
@@ -297,12 +300,19 @@ pub(crate) fn step(
             solves += 1;
             let first = solve_rows(&problem, &rows, neq, &plastic, &vfree, &warm, floor);
             let at_plastic = energy_excess(&first.qd);
+            let at_full = energy_excess(&solved.qd);
+            // Along the line between two answers' velocities.
+            let between = |lo: &(Solved, Vec<(f64, bool)>), hi: &(Solved, Vec<(f64, bool)>)| {
+                let (a, b) = (&lo.0.qd, &hi.0.qd);
+                crossing(|t| energy_excess(&a.iter().zip(b).map(|(x, y)| x + t * (y - x)).collect::<Vec<f64>>()))
+            };
             (solved, targets) = largest_share_falsi(
                 ((first, plastic), at_plastic),
-                energy_excess(&solved.qd),
+                ((solved, targets), at_full),
                 SHARE_SOLVES,
                 SHARE_WIDTH,
-                SHARE_CLOSE * free.max(start),
+                SHARE_CLOSE * (at_full - at_plastic.min(0.0)),
+                between,
                 |share| {
                     let t = targets_at(share, &curvature);
                     let s = solve_rows(&problem, &rows, neq, &t, &vfree, &warm, floor);
