@@ -98,7 +98,7 @@ pub struct AppOptions {
     /// Time step h in seconds, 1e-5 to 0.05 (default: the scene's
     /// `solver.dt`): `--balls 300 --dt 0.004` opens a large pile at real
     /// time, as the status bar's "Use h = 4 ms" does.
-    #[arg(long, value_name = "H", value_parser = parse_step)]
+    #[arg(long, value_name = "H", value_parser = parse_step, allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// Window size in logical pixels, WIDTHxHEIGHT (default 1600x900, made
     /// smaller to fit a smaller screen).

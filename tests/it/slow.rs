@@ -140,7 +140,7 @@ fn the_command_line_takes_a_step_within_the_sliders_range() {
     assert_eq!(parsed(&["--dt", "0.004"]), Ok(Some(0.004)));
     assert_eq!(parsed(&[]), Ok(None));
     for bad in ["0", "-0.001", "0.2", "NaN", "4ms"] {
-        let e = parsed(&[&format!("--dt={bad}")]).expect_err(bad);
+        let e = parsed(&["--dt", bad]).expect_err(bad);
         assert!(e.contains("time step"), "{bad}: {e}");
     }
 }
