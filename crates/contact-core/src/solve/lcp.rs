@@ -736,12 +736,18 @@ impl Work<'_> {
     /// [`Work::factor`] regularized by `eps A_ii`.
     fn factor_with(&self, lp: &mut Lcp, idx: &[usize], eps: f64) -> Envelope {
         let mut f = Envelope::new(lp.lambda.len(), eps);
+        self.push_clamped(&mut f, lp, idx);
+        f
+    }
+
+    /// Appends the clamped rows of `idx` to `f` in order; a row that depends
+    /// on those taken is unclamped.
+    fn push_clamped(&self, f: &mut Envelope, lp: &mut Lcp, idx: &[usize]) {
         for &i in idx {
             if lp.clamped[i] && !f.push(self.graph, i, 0.0) {
                 lp.clamped[i] = false;
             }
         }
-        f
     }
 
     /// `λ_C = A_CC⁻¹ b_C`, `λ_N = 0`, `a = A λ − b` on the island.
@@ -819,17 +825,14 @@ impl Work<'_> {
             let f = match last.take() {
                 None => self.factor_with(lp, idx, rho),
                 Some((mut f, had)) => {
-                    let k = idx.iter().position(|&i| lp.clamped[i] != had[i]).unwrap_or(idx.len());
-                    f.truncate(idx[..k].iter().filter(|&&i| had[i]).count());
-                    for &i in &idx[k..] {
-                        if lp.clamped[i] && !f.push(self.graph, i, 0.0) {
-                            lp.clamped[i] = false;
-                        }
-                    }
+                    let k = idx.iter().zip(&had).position(|(&i, h)| lp.clamped[i] != *h).unwrap_or(idx.len());
+                    f.truncate(had[..k].iter().filter(|h| **h).count());
+                    self.push_clamped(&mut f, lp, &idx[k..]);
                     f
                 }
             };
-            let had = lp.clamped.clone();
+            // The island's sides the factor holds, in `idx`'s order.
+            let had: Vec<bool> = idx.iter().map(|&i| lp.clamped[i]).collect();
             for &i in idx {
                 if !lp.clamped[i] {
                     lp.lambda[i] = 0.0;
