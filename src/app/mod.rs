@@ -227,7 +227,12 @@ fn parse_time(s: &str) -> Result<f64, String> {
 /// The step's range is the controls' step slider's.
 fn parse_step(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("bad time step `{s}`"))?;
-    if (1e-5..=0.05).contains(&v) { Ok(v) } else { Err("the time step must be between 1e-5 and 0.05 s".into()) }
+    let range = lab::StepSettings::H_RANGE;
+    if range.contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("the time step must be between {:e} and {} s", range.start(), range.end()))
+    }
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {

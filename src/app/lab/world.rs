@@ -130,6 +130,10 @@ impl StepSettings {
         if self.lock_rate { self.h } else { 1.0 / self.rate_hz }
     }
 
+    /// The steps `h` a user may set, in seconds: the controls' slider and
+    /// the app's `--dt`.
+    pub const H_RANGE: std::ops::RangeInclusive<f64> = 1e-5..=0.05;
+
     /// Sets `h`, and the rate with it where it is locked to `1/h`.
     pub fn set_h(&mut self, h: f64) {
         self.h = h;

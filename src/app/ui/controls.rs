@@ -12,7 +12,7 @@ use bevy_egui::egui::{self, RichText};
 use contact_core::{ImpulseMode, Integrator};
 
 use super::data::{PanelData, Pending, Setting};
-use crate::app::lab::{is_dynamic, palette};
+use crate::app::lab::{StepSettings, is_dynamic, palette};
 
 pub struct Controls<'a, 'w, 's> {
     pub data: &'a mut PanelData<'w, 's>,
@@ -101,7 +101,7 @@ impl Controls<'_, '_, '_> {
             let mut h = held.unwrap_or(s.h);
             if ui
                 .add(
-                    egui::Slider::new(&mut h, 1e-5..=0.05)
+                    egui::Slider::new(&mut h, StepSettings::H_RANGE)
                         .logarithmic(true)
                         .custom_formatter(|v, _| format!("{:.2} ms", v * 1e3))
                         .clamping(egui::SliderClamping::Always),
