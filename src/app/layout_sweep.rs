@@ -4,7 +4,8 @@
 //! the paper's tour; each for [`FRAMES`] frames. A panic fails the run (the
 //! process exits 101), and so does a layout that leaves the world view less
 //! than [`VIEW_SHARE`] of the window's width or height, or a fitted focus
-//! less than [`FOCUS_SHARE`] of the view on both sides. One line per case on
+//! less than [`FOCUS_SHARE`] of the view on both sides, or a toolbar whose
+//! modes run past the window's left edge. One line per case on
 //! stdout: size, scene, mode, view and focus in px.
 //!
 //! `sample` takes four scenes of different kinds, `all` every scene; both
@@ -16,6 +17,7 @@
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
 
 use super::compare::{Compare, CompareAction};
 use super::edit::{EditAction, Editor};
@@ -124,8 +126,13 @@ pub fn run_sweep(
     mut edit_actions: MessageWriter<EditAction>,
     mut tour_actions: MessageWriter<TourAction>,
     mut exit: MessageWriter<AppExit>,
+    mut contexts: EguiContexts,
 ) {
     let Ok(window) = windows.single() else { return };
+    let toolbar_left: Option<f32> = contexts
+        .ctx_mut()
+        .ok()
+        .and_then(|ctx| ctx.data(|d| d.get_temp(egui::Id::new(super::ui::toolbar::RIGHT_GROUP_LEFT))));
     // The current case: drawn for its frames, then measured.
     if let Some(case) = sweep.current.clone() {
         sweep.frames += 1;
@@ -154,6 +161,12 @@ pub fn run_sweep(
         // Compare mode from 1280x720 up keeps room for its lanes (deliver 2).
         if case.mode == Mode::Compare && case.size.0 >= 1280 && (v.x < COMPARE_SHARE * w || v.y < COMPARE_HEIGHT) {
             why.push(format!("compare mode's view is {:.0}x{:.0} px of {}x{}", v.x, v.y, case.size.0, case.size.1));
+        }
+        // The toolbar's modes never run past the window's left edge.
+        if let Some(left) = toolbar_left
+            && left < 0.0
+        {
+            why.push(format!("the toolbar's modes start at x = {left:.0} px, left of the window"));
         }
         if let Some(f) = focus
             && f.x < FOCUS_SHARE * v.x

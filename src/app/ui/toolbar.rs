@@ -117,10 +117,16 @@ impl Toolbar<'_, '_, '_> {
     }
 
     /// The right group laid out from the right edge; returns its width.
+    /// Where even its buttons do not fit the row (presenter mode's larger
+    /// text on an 800 px screen), it wraps to a second row instead of
+    /// running past the window's left edge.
     fn right_group(&mut self, ui: &mut egui::Ui) -> f32 {
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            self.right(ui);
-            ui.min_rect().width()
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center).with_main_wrap(true), |ui| {
+            let row = ui.available_width();
+            self.right(ui, row);
+            let drawn = ui.min_rect();
+            ui.ctx().data_mut(|d| d.insert_temp(egui::Id::new(RIGHT_GROUP_LEFT), drawn.left()));
+            drawn.width()
         })
         .inner
     }
@@ -256,7 +262,9 @@ impl Toolbar<'_, '_, '_> {
         }
     }
 
-    fn right(&mut self, ui: &mut egui::Ui) {
+    /// `row`: the group's width. The method's name and PAUSED come last
+    /// and only where they fit (the view's banner says both).
+    fn right(&mut self, ui: &mut egui::Ui, row: f32) {
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         self.clip_button(ui);
         let editing = self.data.editor.on;
@@ -314,10 +322,29 @@ impl Toolbar<'_, '_, '_> {
         }
         if let Some(lab) = &self.data.lab {
             let a = contact_core::Method::of(&lab.world.settings);
-            ui.label(RichText::new(a.label()).strong().color(palette::method_color(a)).size(16.0));
-            if paused {
-                ui.label(RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40)));
+            let method = RichText::new(a.label()).strong().color(palette::method_color(a)).size(16.0);
+            if fits(ui, row, &method) {
+                ui.label(method);
+                let pause = RichText::new("PAUSED").strong().color(egui::Color32::from_rgb(240, 170, 40));
+                if paused && fits(ui, row, &pause) {
+                    ui.label(pause);
+                }
             }
         }
     }
+}
+
+/// The egui memory key of the modes' group's left edge (px) as last drawn:
+/// the layout sweep checks it is inside the window.
+pub const RIGHT_GROUP_LEFT: &str = "toolbar-right-group-left";
+
+/// Whether `text` fits on the group's row (`row` wide) after what `ui` holds.
+fn fits(ui: &egui::Ui, row: f32, text: &RichText) -> bool {
+    let galley = egui::WidgetText::from(text.clone()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    ui.min_rect().width() + ui.spacing().item_spacing.x + galley.size().x <= row
 }
