@@ -34,6 +34,9 @@
 
 use nalgebra::Vector2;
 
+/// A shape placed in the world: its centre, its reach (bounding circle) and its corners.
+type Placed = (Vector2<f64>, f64, Vec<Vector2<f64>>);
+
 use crate::body::Body;
 use crate::constraint::{Constraint, ConstraintKind, Geometry};
 use crate::shapes::{DiscFeature, centre_of, corners_on_edges, disc_feature, edge_frame, in_front_of};
@@ -216,7 +219,7 @@ impl ContactGenerator {
         // The margin is a fast body's sweep, past the scene's base margin.
         let swept = margin > self.margin;
         // Each shape once: its centre, its reach (bounding circle) and its corners in the world.
-        let shapes: Vec<(Vector2<f64>, f64, Vec<Vector2<f64>>)> = self
+        let shapes: Vec<Placed> = self
             .shape_bodies
             .iter()
             .map(|&b| {
@@ -248,7 +251,7 @@ impl ContactGenerator {
     fn shape_pair(
         &self,
         bodies: &[Body],
-        shapes: &[(Vector2<f64>, f64, Vec<Vector2<f64>>)],
+        shapes: &[Placed],
         x: usize,
         y: usize,
         margin: f64,

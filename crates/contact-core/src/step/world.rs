@@ -420,8 +420,8 @@ impl World {
         flush_tiny(&mut self.state.qd);
         let m = out.impulse.len();
         let kinds = &out.problem.kinds;
-        for k in 0..m.min(self.active_set.handled.len()) {
-            self.active_set.handled[k] = out.held[k] && kinds[k] == ConstraintKind::Inequality;
+        for ((handled, held), kind) in self.active_set.handled.iter_mut().zip(&out.held).zip(kinds).take(m) {
+            *handled = *held && *kind == ConstraintKind::Inequality;
         }
         self.active_set.impulse = (0..m).map(|k| if out.held[k] { out.impulse[k] } else { 0.0 }).collect();
         self.active_set.friction =

@@ -32,7 +32,7 @@ impl UnitTool for ContactTool {
     fn release(&self, cx: &Cx, pending: Pending, w: DVec2) -> Step {
         let (a, b) = match link::ends(self.label(), cx, &pending, w) {
             Ok(ends) => ends,
-            Err(why) => return why,
+            Err(why) => return *why,
         };
         if let Some(c) = contact_between(cx.doc, &a, &b) {
             return Step::Warn(format!("{a} and {b} already have a contact: {c}"));

@@ -9,11 +9,11 @@ use super::{Cx, Mark, Pending, Step};
 
 /// The ends of the link dragged from `pending`'s body to `w`: the body
 /// nearest under the release, if it is another; else a word (`label: …`).
-pub(super) fn ends(label: &str, cx: &Cx, pending: &Pending, w: DVec2) -> Result<(String, String), Step> {
+pub(super) fn ends(label: &str, cx: &Cx, pending: &Pending, w: DVec2) -> Result<(String, String), Box<Step>> {
     let from = pending.body.clone().expect("a link starts on a body");
     match cx.name_under(w).filter(|b| *b != from) {
         Some(other) => Ok((from, other)),
-        None => Err(Step::Say(format!("{label}: release on another body"))),
+        None => Err(Box::new(Step::Say(format!("{label}: release on another body")))),
     }
 }
 

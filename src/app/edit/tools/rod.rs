@@ -29,7 +29,7 @@ impl UnitTool for RodTool {
     fn release(&self, cx: &Cx, pending: Pending, w: DVec2) -> Step {
         let (a, b) = match link::ends(self.label(), cx, &pending, w) {
             Ok(ends) => ends,
-            Err(why) => return why,
+            Err(why) => return *why,
         };
         let name = link::name(cx, format!("{a}~{b}"));
         let spec = ConstraintSpec::Rod { name: name.clone(), a, b, length: None, at_a: (0.0, 0.0), at_b: (0.0, 0.0) };

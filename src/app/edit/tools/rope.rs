@@ -29,7 +29,7 @@ impl UnitTool for RopeTool {
     fn release(&self, cx: &Cx, pending: Pending, w: DVec2) -> Step {
         let (a, b) = match link::ends(self.label(), cx, &pending, w) {
             Ok(ends) => ends,
-            Err(why) => return why,
+            Err(why) => return *why,
         };
         let name = link::name(cx, format!("{a}~{b}"));
         let spec = ConstraintSpec::Rope {
