@@ -581,16 +581,29 @@ impl Overlay<'_, '_, '_> {
     }
 
     /// The method (the algorithm, or Time-stepping) and time at the top
-    /// left; where it ends (the scale bar keeps clear of it).
+    /// left; where it ends (the scale bar keeps clear of it). On a narrow
+    /// view (presenter mode with the tour open on a 1024 px projector) it
+    /// takes the first of shorter forms that fits, never cut: the toolbar
+    /// leaves the method and PAUSED to it where they do not fit there.
     fn top_label(&self, p: &egui::Painter) -> f32 {
         let x0 = self.rect.min.x + 40.0;
         let Some(lab) = self.data.lab.as_deref() else { return x0 };
         let a = contact_core::Method::of(&lab.world.settings);
-        let paused = if self.data.virt.is_paused() && !self.data.clip.holding { "  ·  ⏸ paused" } else { "" };
-        let text = format!("{} · t = {:.4} s{paused}", a.label(), lab.time());
-        let width = p.layout_no_wrap(text.clone(), FontId::proportional(16.0), Color32::WHITE).size().x;
-        label(p, Pos2::new(x0, self.rect.min.y + 8.0), Align2::LEFT_TOP, &text, 16.0, method_color(a));
-        x0 + width + 6.0
+        let paused = self.data.virt.is_paused() && !self.data.clip.holding;
+        let (name, t) = (a.label(), lab.time());
+        let forms = [
+            (format!("{name} · t = {t:.4} s{}", if paused { "  ·  ⏸ paused" } else { "" }), 16.0),
+            (format!("{name} · {t:.4} s{}", if paused { "  ⏸" } else { "" }), 16.0),
+            (format!("{name} · {t:.4} s{}", if paused { "  ⏸" } else { "" }), 13.0),
+        ];
+        let room = self.rect.max.x - x0 - 8.0;
+        let width = |(text, size): &(String, f32)| {
+            p.layout_no_wrap(text.clone(), FontId::proportional(*size), Color32::WHITE).size().x
+        };
+        let (text, size) = forms.iter().find(|f| width(f) <= room).unwrap_or(&forms[2]);
+        let x = if width(&(text.clone(), *size)) <= room { x0 } else { self.rect.min.x + 4.0 };
+        label(p, Pos2::new(x, self.rect.min.y + 8.0), Align2::LEFT_TOP, text, *size, method_color(a));
+        x + width(&(text.clone(), *size)) + 6.0
     }
 
     /// The legend of colours, in as many rows as the view's width needs, in
