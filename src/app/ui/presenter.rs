@@ -83,11 +83,7 @@ pub fn banner(ctx: &egui::Context, data: &PanelData, world: egui::Rect, view: &V
                             RichText::new(method.label()).size(ALGORITHM_SIZE).strong().color(method_color(method)),
                         );
                         let set = RichText::new(set).size(SET_SIZE).color(egui::Color32::from_gray(235));
-                        // Whole, on the next row where it does not fit
-                        // beside the method ("E" beside it, "∪ F⁺: 2 rows"
-                        // below, on a narrow view); it is one line wide at
-                        // most, its long form taken only where it fits.
-                        ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Extend));
+                        ui.add(egui::Label::new(set).wrap_mode(egui::TextWrapMode::Wrap));
                     });
                 });
         });
