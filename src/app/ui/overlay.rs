@@ -591,19 +591,18 @@ impl Overlay<'_, '_, '_> {
         let a = contact_core::Method::of(&lab.world.settings);
         let paused = self.data.virt.is_paused() && !self.data.clip.holding;
         let (name, t) = (a.label(), lab.time());
-        let forms = [
-            (format!("{name} · t = {t:.4} s{}", if paused { "  ·  ⏸ paused" } else { "" }), 16.0),
-            (format!("{name} · {t:.4} s{}", if paused { "  ⏸" } else { "" }), 16.0),
-            (format!("{name} · {t:.4} s{}", if paused { "  ⏸" } else { "" }), 13.0),
-        ];
+        let full = format!("{name} · t = {t:.4} s{}", if paused { "  ·  ⏸ paused" } else { "" });
+        let short = format!("{name} · {t:.4} s{}", if paused { "  ⏸" } else { "" });
+        // Each form with its width, the shortest last.
+        let forms = [(full, 16.0), (short.clone(), 16.0), (short, 13.0)].map(|(text, size)| {
+            let width = p.layout_no_wrap(text.clone(), FontId::proportional(size), Color32::WHITE).size().x;
+            (text, size, width)
+        });
         let room = self.rect.max.x - x0 - 8.0;
-        let width = |(text, size): &(String, f32)| {
-            p.layout_no_wrap(text.clone(), FontId::proportional(*size), Color32::WHITE).size().x
-        };
-        let (text, size) = forms.iter().find(|f| width(f) <= room).unwrap_or(&forms[2]);
-        let x = if width(&(text.clone(), *size)) <= room { x0 } else { self.rect.min.x + 4.0 };
+        let (text, size, width) = forms.iter().find(|f| f.2 <= room).unwrap_or(&forms[2]);
+        let x = if *width <= room { x0 } else { self.rect.min.x + 4.0 };
         label(p, Pos2::new(x, self.rect.min.y + 8.0), Align2::LEFT_TOP, text, *size, method_color(a));
-        x + width(&(text.clone(), *size)) + 6.0
+        x + width + 6.0
     }
 
     /// The legend of colours, in as many rows as the view's width needs, in
