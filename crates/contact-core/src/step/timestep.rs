@@ -104,7 +104,8 @@
 //! was solved again with Newton's targets, which failed each round after
 //! the rescues (seconds each), and one step took 75 s for 12 solves: over
 //! 0.6–0.66 s (release, from the same state) the mean step went from 8.0 s
-//! to 2.5 s, the worst from 75 s to 17 s, every step meeting its contract.
+//! to 2.4 s, the worst from 75 s to 16 s (from the drop to 0.8 s: 1.85 s to
+//! 0.71 s, 152 s to 24 s), every step meeting its contract.
 //!
 //! **Rows within reach.** The contact generator keeps rows within
 //! `4 h v_max` ([`crate::world`]); a row takes part when the fastest row's
