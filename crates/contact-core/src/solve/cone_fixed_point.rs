@@ -362,14 +362,16 @@ pub fn solve(
             let exact = Exact::new(rows, minv, vfree, c, &contacts, limit)?;
             exact.solve(statuses(neq, &slot, &edge, &pi, &lcp.clamped), &edge).filter(|p| meets(p))
         };
-        let give_up = |nearest: f64| {
-            lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }))
+        // The iterate, with why it stopped short.
+        let give_up = || {
+            let why = lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
+            finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, why)
         };
         if (stalled || iterations >= MAX_ITERATIONS) && Exact::fits(rows, &contacts, COMPLETE_ROWS) {
             if let Some(p) = complete(COMPLETE_ROWS) {
                 return done(p, iterations + 1);
             }
-            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, give_up(nearest));
+            return give_up();
         }
         // A larger island: Lemke's method on a sparse basis at the first
         // stall, Newton's method on the iterate's statuses first.
@@ -385,7 +387,7 @@ pub fn solve(
                 return done(p, iterations + 1);
             }
             if patience == Patience::Quick {
-                return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, give_up(nearest));
+                return give_up();
             }
         }
         if stalled && rescues < RESCUES {
@@ -438,7 +440,7 @@ pub fn solve(
             if let Some(p) = complete(LAST_RESORT_ROWS) {
                 return done(p, iterations + 1);
             }
-            return finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, give_up(nearest));
+            return give_up();
         }
         s = anderson.next(&s, &g).into_iter().map(|x| x.max(0.0)).collect();
     }
