@@ -97,7 +97,7 @@ pub mod testing;
 // Every module by its own name, as before the folders: `contact_core::kkt`,
 // `crate::lcp`, ... (the folders show the layers; the paths stay).
 pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
-pub use geometry::{body, constraint, curve, shapes, tangent, units};
+pub use geometry::{body, constraint, curve, rolling, shapes, tangent, units};
 pub use model::{contacts, heap, kkt};
 pub use solve::{
     anderson, anitescu_potra, cone_edges, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke,

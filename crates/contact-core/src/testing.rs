@@ -32,6 +32,7 @@ pub fn half_plane(name: &str, b: usize, n: (f64, f64), c: f64) -> Constraint {
         geometry: Geometry::HalfPlane { body: b, normal: Vector2::new(n.0, n.1), offset: c, at: Vector2::zeros() },
         restitution: None,
         friction: 0.0,
+        rolling: 0.0,
     }
 }
 

@@ -132,6 +132,7 @@ fn cradle(mode: ImpulseMode) -> World {
             },
             restitution: None,
             friction: 0.0,
+            rolling: 0.0,
         });
     }
     for i in 0..4 {
@@ -141,6 +142,7 @@ fn cradle(mode: ImpulseMode) -> World {
             geometry: Geometry::Contact { a: 2 * i + 1, b: 2 * i + 3 },
             restitution: None,
             friction: 0.0,
+            rolling: 0.0,
         });
     }
     let model = Model::new(bodies, constraints, Vector2::new(0.0, -G));

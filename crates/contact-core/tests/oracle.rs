@@ -81,6 +81,8 @@ fn contact_problem(p: &Problem) -> ContactProblem {
             .collect(),
         mu: vec![0.0; p.rows.len()],
         tangents: vec![None; p.rows.len()],
+        mu_r: vec![0.0; p.rows.len()],
+        rolling: vec![None; p.rows.len()],
         h: f64::INFINITY,
     }
 }

@@ -17,7 +17,7 @@ fn rod(name: &str, m: f64, l: f64) -> contact_core::Body {
 }
 
 fn constraint(name: &str, kind: ConstraintKind, geometry: Geometry) -> Constraint {
-    Constraint { name: name.into(), kind, geometry, restitution: None, friction: 0.0 }
+    Constraint { name: name.into(), kind, geometry, restitution: None, friction: 0.0, rolling: 0.0 }
 }
 
 /// A rod of length `l` lying along x from the anchor at the origin, pinned

@@ -39,11 +39,20 @@ pub struct ActiveSet {
     /// Time-stepping only: the last step's friction impulse `P_t` on every
     /// contact with friction it held (empty otherwise).
     pub friction: Vec<f64>,
+    /// Time-stepping only: the last step's rolling impulse `P_m` on every
+    /// contact with rolling resistance it held (empty otherwise).
+    pub rolling: Vec<f64>,
 }
 
 impl ActiveSet {
     pub fn new(nconstraints: usize) -> Self {
-        ActiveSet { handled: vec![false; nconstraints], initialized: false, impulse: Vec::new(), friction: Vec::new() }
+        ActiveSet {
+            handled: vec![false; nconstraints],
+            initialized: false,
+            impulse: Vec::new(),
+            friction: Vec::new(),
+            rolling: Vec::new(),
+        }
     }
 
     /// `E ∪ F⁺` as an index list.

@@ -109,6 +109,12 @@ pub struct Constraint {
     /// frictionless (the paper's setting), the only value for rows that are
     /// not contacts.
     pub friction: f64,
+    /// Rolling resistance `μ_r` of a contact that has friction, between
+    /// bodies of which one at least is a disc that turns
+    /// ([`crate::tangent::rolling_row`]): the torque it takes is at most
+    /// `μ_r R* λ`, `R*` the contact's rolling radius. 0: they roll freely
+    /// (the default); solved by time-stepping only.
+    pub rolling: f64,
 }
 
 impl Constraint {
@@ -433,7 +439,7 @@ mod tests {
         let at = |t: f64| -> Vec<f64> { q0.iter().zip(&qd).map(|(a, b)| a + t * b).collect() };
         let e = 1e-4;
         for (kind, geometry) in geoms {
-            let c = Constraint { name: "c".into(), kind, geometry, restitution: None, friction: 0.0 };
+            let c = Constraint { name: "c".into(), kind, geometry, restitution: None, friction: 0.0, rolling: 0.0 };
             let ev = c.eval(&bodies, &q0, &qd);
             let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
             let gdot = (g(e) - g(-e)) / (2.0 * e);
@@ -482,6 +488,7 @@ mod tests {
                     geometry: geometry.clone(),
                     restitution: None,
                     friction: 0.0,
+                    rolling: 0.0,
                 };
                 let ev = c.eval(&bodies, &q0, &qd);
                 let g = |t: f64| c.eval(&bodies, &at(t), &qd).g;
@@ -507,6 +514,7 @@ mod tests {
             },
             restitution: None,
             friction: 0.0,
+            rolling: 0.0,
         };
         let ev = g1.eval(&bodies, &[0.5, 0.2], &[0.0, 0.0]);
         assert_eq!(ev.row.entries(), &[(0, 1.0), (1, -1.0)]);

@@ -204,7 +204,14 @@ mod tests {
     }
 
     fn contact(geometry: Geometry) -> Constraint {
-        Constraint { name: "c".into(), kind: ConstraintKind::Inequality, geometry, restitution: None, friction: 0.5 }
+        Constraint {
+            name: "c".into(),
+            kind: ConstraintKind::Inequality,
+            geometry,
+            restitution: None,
+            friction: 0.5,
+            rolling: 0.0,
+        }
     }
 
     /// `J_t q̇` is the slip of the material points, and `J̇_t q̇` the rate of

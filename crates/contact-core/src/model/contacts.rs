@@ -76,6 +76,9 @@ pub struct Wall {
     pub restitution: Option<f64>,
     /// Coulomb's `μ` between the wall and what touches it (0: smooth).
     pub friction: f64,
+    /// Rolling resistance `μ_r` of a disc on the wall (0: it rolls freely;
+    /// [`crate::constraint::Constraint::rolling`]).
+    pub rolling: f64,
 }
 
 /// What identifies a generated row across steps.
@@ -112,6 +115,9 @@ pub struct ContactGenerator {
     pub pair_restitution: Option<f64>,
     /// Coulomb's `μ` of the generated contacts between bodies (0: smooth).
     pub pair_friction: f64,
+    /// Rolling resistance `μ_r` of the generated contacts between round
+    /// bodies (0: they roll freely).
+    pub pair_rolling: f64,
     /// The smallest candidate margin, in m.
     pub margin: f64,
     /// Number of explicit constraints, before the generated ones.
@@ -364,6 +370,7 @@ impl ContactGenerator {
                     geometry: Geometry::HalfPlane { body, normal: w.normal, offset: w.offset, at },
                     restitution: w.restitution,
                     friction: w.friction,
+                    rolling: if corners { 0.0 } else { w.rolling },
                 }
             }
             ConstraintKey::Corner { a, corner, b, edge } => {
@@ -395,6 +402,8 @@ impl ContactGenerator {
                     },
                     restitution: self.pair_restitution,
                     friction: self.pair_friction,
+                    // A disc on an edge rolls on it; a corner does not.
+                    rolling: if bodies[a].radius > 0.0 { self.pair_rolling } else { 0.0 },
                 }
             }
             ConstraintKey::CornerDisc { a, corner, disc } => Constraint {
@@ -403,6 +412,7 @@ impl ContactGenerator {
                 geometry: Geometry::CornerDisc { a, at: self.points[a][corner], disc },
                 restitution: self.pair_restitution,
                 friction: self.pair_friction,
+                rolling: 0.0,
             },
             ConstraintKey::Pair { a, b } => Constraint {
                 name: format!("{}-{}", bodies[a].name, bodies[b].name),
@@ -410,6 +420,7 @@ impl ContactGenerator {
                 geometry: Geometry::Contact { a, b },
                 restitution: self.pair_restitution,
                 friction: self.pair_friction,
+                rolling: self.pair_rolling,
             },
         }
     }

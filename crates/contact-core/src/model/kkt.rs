@@ -48,6 +48,7 @@
 use crate::constraint::SparseRow;
 use crate::constraint::{ConstraintKind, RowEval};
 use crate::model::{Model, State};
+use crate::rolling::rolling_row;
 use crate::schur::{Envelope, PIVOT_TOL, SchurGraph};
 use crate::tangent::tangent_row;
 
@@ -70,6 +71,13 @@ pub struct ContactProblem {
     /// The tangential row of each contact with `μ_k > 0` ([`crate::tangent`];
     /// its `g` is the slip `v_t`), `None` for the others.
     pub tangents: Vec<Option<RowEval>>,
+    /// Rolling resistance `μ_r` of each contact, times the length of its
+    /// normal, as `mu` (0: it rolls freely): `|P_m| ≤ mu_r_k P_k`.
+    pub mu_r: Vec<f64>,
+    /// The rolling row of each contact with `μ_r > 0` whose bodies turn
+    /// ([`crate::rolling`]; its `g` is the rolling speed `u_m`), `None`
+    /// for the others.
+    pub rolling: Vec<Option<RowEval>>,
     /// What is left of the step: a contact that may stick aims at no slip
     /// at its end ([`crate::friction`]); infinite outside a step.
     pub h: f64,
@@ -116,7 +124,15 @@ impl ContactProblem {
             .iter()
             .map(|c| (c.friction > 0.0).then(|| tangent_row(c, &model.bodies, &state.q, &state.qd)).flatten())
             .collect();
-        ContactProblem { minv, f, rows, d, kinds, mu, tangents, h: f64::INFINITY }
+        let rolling: Vec<Option<RowEval>> =
+            model.constraints.iter().map(|c| rolling_row(c, &model.bodies, &state.qd)).collect();
+        let mu_r = model
+            .constraints
+            .iter()
+            .zip(&rolling)
+            .map(|(c, r)| if r.is_some() { c.rolling * c.normal_length() } else { 0.0 })
+            .collect();
+        ContactProblem { minv, f, rows, d, kinds, mu, tangents, mu_r, rolling, h: f64::INFINITY }
     }
 
     pub fn ndofs(&self) -> usize {

@@ -117,13 +117,23 @@ impl Model {
         Some(Remap { old_to_new, new_len: self.constraints.len() })
     }
 
-    /// `n`, the number of generalized coordinates.
     /// Whether any row has friction, or may have (a wall or generated pairs with `μ > 0`).
     pub fn has_friction(&self) -> bool {
         self.constraints.iter().any(|c| c.friction > 0.0)
             || self.contacts.as_ref().is_some_and(|g| g.pair_friction > 0.0 || g.walls.iter().any(|w| w.friction > 0.0))
     }
 
+    /// Whether any row has rolling resistance with its friction, or may have
+    /// (a wall or generated pairs with `μ_r > 0` and `μ > 0`).
+    pub fn has_rolling(&self) -> bool {
+        self.constraints.iter().any(|c| c.rolling > 0.0 && c.friction > 0.0)
+            || self.contacts.as_ref().is_some_and(|g| {
+                (g.pair_rolling > 0.0 && g.pair_friction > 0.0)
+                    || g.walls.iter().any(|w| w.rolling > 0.0 && w.friction > 0.0)
+            })
+    }
+
+    /// `n`, the number of generalized coordinates.
     pub fn ndofs(&self) -> usize {
         self.ndofs
     }

@@ -48,6 +48,12 @@ pub struct SceneFile {
     /// default 0, frictionless). Walls state their own.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pair_friction: f64,
+    /// Rolling resistance `μ_r` of the generated contacts between round
+    /// bodies (default 0: they roll freely; needs `pair_friction > 0`): a
+    /// torque up to `μ_r R*` times the normal force, `R* = r_a r_b / (r_a +
+    /// r_b)`. Solved by time-stepping only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pair_rolling: f64,
     /// A generated heap of balls (the scale scene).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -500,6 +506,11 @@ pub struct WallSpec {
     /// Coulomb's `μ` between the wall and what touches it (default 0, smooth).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub friction: f64,
+    /// Rolling resistance `μ_r` of a disc on the wall (default 0: it rolls
+    /// freely; needs `friction > 0`): a torque up to `μ_r r` times the
+    /// normal force. Solved by time-stepping only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolling: f64,
 }
 
 /// `count` balls named `PREFIX1…PREFIXN`, on a grid: row by row from `first`

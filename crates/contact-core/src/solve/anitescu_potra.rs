@@ -15,7 +15,10 @@
 //! ```
 //!
 //! (Stewart & Trinkle 1996, Anitescu & Potra 1997; rows without friction
-//! keep only their first line). Its matrix is copositive-plus, and the
+//! keep only their first line). A contact with rolling resistance
+//! ([`crate::rolling`]) has a second friction row, its rolling row `m`, with
+//! its own `λ⁺, λ⁻, β` and its own bound `μ_r P_n − λ⁺ − λ⁻ ≥ 0`: the box
+//! cone is the two bounds at once, and the problem keeps its form. Its matrix is copositive-plus, and the
 //! problem always has an answer: Lemke's method ([`crate::sparse_lemke`])
 //! finds one. `A` has the sparsity of the contact graph ([`SchurGraph`]),
 //! and so has the problem's matrix: four unknowns a contact, a few dozen
@@ -25,6 +28,7 @@
 //! `π± = (P_n ± P_t/μ)/2`, clipped into the cone (`|P_t| ≤ μ P_n (1 + ε)`
 //! to round-off gives an edge at `−ε`).
 
+use crate::cone_edges::Rows;
 use crate::constraint::SparseRow;
 use crate::schur::SchurGraph;
 use crate::sparse_lemke::{self, LemkeEnd, SparseLcp};
@@ -34,43 +38,53 @@ pub struct Problem {
     lcp: SparseLcp,
     /// Normal rows (all inequalities).
     nn: usize,
-    /// Per normal row, `(k, μ)` of its contact with friction: its unknowns
-    /// `λ⁺, λ⁻, β` are `nn + 3k ..`.
-    friction: Vec<Option<(usize, f64)>>,
+    /// Per normal row, the friction row `k` of its tangential row and of
+    /// its rolling row, where it has them: their unknowns `λ⁺, λ⁻, β` are
+    /// `nn + 3k ..`.
+    slots: Vec<(Option<usize>, Option<usize>)>,
+}
+
+/// Lemke's answer per normal row.
+pub struct Answer {
+    pub normal: Vec<f64>,
+    /// `P_t` (0 without friction).
+    pub tangent: Vec<f64>,
+    /// `P_m` (0 without rolling resistance).
+    pub roll: Vec<f64>,
 }
 
 impl Problem {
-    /// The problem of the rows `normal` (the first `neq` equalities), each
-    /// with its tangential row and `μ` where it has friction, with targets
-    /// `c` (per normal row); `None` where the island has equalities (a rod,
-    /// a pin: they are no complementarity rows, and their elimination is
-    /// dense).
-    pub fn new(
-        normal: &[&SparseRow],
-        tangent: &[Option<(&SparseRow, f64)>],
-        neq: usize,
-        minv: &[f64],
-        vfree: &[f64],
-        c: &[f64],
-    ) -> Option<Problem> {
-        if neq > 0 {
+    /// The problem of `rows` (normal rows, each with its tangential row and
+    /// `μ` where it has friction, and its rolling row and `μ_r` where it
+    /// has rolling resistance), with targets `c` (per normal row); `None`
+    /// where the island has equalities (a rod, a pin: they are no
+    /// complementarity rows, and their elimination is dense).
+    pub fn new(rows: &Rows, minv: &[f64], vfree: &[f64], c: &[f64]) -> Option<Problem> {
+        if rows.neq > 0 {
             return None;
         }
-        let nn = normal.len();
-        let mut jrows: Vec<&SparseRow> = normal.to_vec();
-        let mut friction = vec![None; nn];
-        // The contact of each tangential row of `jrows`.
-        let mut tangent_of_row = Vec::new();
-        for (i, t) in tangent.iter().enumerate() {
-            if let Some((t, mu)) = *t
+        let nn = rows.normal.len();
+        let mut jrows: Vec<&SparseRow> = rows.normal.to_vec();
+        let mut slots = vec![(None, None); nn];
+        // The contact and `μ` of each friction row of `jrows`.
+        let mut friction_rows: Vec<(usize, f64)> = Vec::new();
+        for (i, slot) in slots.iter_mut().enumerate() {
+            if let Some((t, mu)) = rows.tangent[i]
                 && mu > 0.0
             {
-                friction[i] = Some((tangent_of_row.len(), mu));
-                tangent_of_row.push(i);
+                slot.0 = Some(friction_rows.len());
+                friction_rows.push((i, mu));
                 jrows.push(t);
+                if let Some((m, mu_r)) = rows.roll[i]
+                    && mu_r > 0.0
+                {
+                    slot.1 = Some(friction_rows.len());
+                    friction_rows.push((i, mu_r));
+                    jrows.push(m);
+                }
             }
         }
-        let k = tangent_of_row.len();
+        let k = friction_rows.len();
         let graph = SchurGraph::new(&jrows, minv);
         let b: Vec<f64> =
             jrows.iter().enumerate().map(|(i, r)| -(r.dot(vfree) + if i < nn { c[i] } else { 0.0 })).collect();
@@ -93,8 +107,8 @@ impl Problem {
             put(&mut lcp, i, i, 1.0);
             lcp.q[i] = -bi;
         }
-        for (kk, &i) in tangent_of_row.iter().enumerate() {
-            let (p, mu) = (nn + 3 * kk, friction[i].expect("a friction contact").1);
+        for (kk, &(i, mu)) in friction_rows.iter().enumerate() {
+            let p = nn + 3 * kk;
             let t = nn + kk;
             put(&mut lcp, t, p, 1.0);
             lcp.add(p, p + 2, 1.0);
@@ -106,16 +120,19 @@ impl Problem {
             lcp.add(p + 2, p, -1.0);
             lcp.add(p + 2, p + 1, -1.0);
         }
-        Some(Problem { lcp, nn, friction })
+        Some(Problem { lcp, nn, slots })
     }
 
-    /// Lemke's method on the problem: `(P_n, P_t)` per normal row.
-    pub fn solve(&self) -> Result<(Vec<f64>, Vec<f64>), LemkeEnd> {
+    /// Lemke's method on the problem: `(P_n, P_t, P_m)` per normal row.
+    pub fn solve(&self) -> Result<Answer, LemkeEnd> {
         let nn = self.nn;
         let z = sparse_lemke::lemke(&self.lcp)?;
-        let normal = z[..nn].to_vec();
-        let tangent = self.friction.iter().map(|f| f.map_or(0.0, |(k, _)| z[nn + 3 * k] - z[nn + 3 * k + 1])).collect();
-        Ok((normal, tangent))
+        let of = |slot: Option<usize>| slot.map_or(0.0, |k| z[nn + 3 * k] - z[nn + 3 * k + 1]);
+        Ok(Answer {
+            normal: z[..nn].to_vec(),
+            tangent: self.slots.iter().map(|s| of(s.0)).collect(),
+            roll: self.slots.iter().map(|s| of(s.1)).collect(),
+        })
     }
 }
 
@@ -156,8 +173,10 @@ mod tests {
             let nrefs: Vec<&SparseRow> = normal.iter().collect();
             let trefs: Vec<Option<(&SparseRow, f64)>> =
                 (0..nn).map(|i| (i < n && mu[i] > 0.0).then(|| (&tangent[i], mu[i]))).collect();
-            let problem = Problem::new(&nrefs, &trefs, 0, &minv, &vfree, &c).expect("no equalities");
-            let (pn, pt) = problem.solve().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            let rows = Rows { normal: nrefs.clone(), tangent: trefs.clone(), roll: vec![None; nn], neq: 0 };
+            let problem = Problem::new(&rows, &minv, &vfree, &c).expect("no equalities");
+            let answer = problem.solve().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            let (pn, pt) = (answer.normal, answer.tangent);
             // The dense oracle: normal rows, then one tangential row a contact with friction.
             let mut jrows = nrefs.clone();
             let mut contacts = Vec::new();

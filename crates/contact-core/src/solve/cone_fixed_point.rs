@@ -217,6 +217,15 @@ pub enum Patience {
     Quick,
 }
 
+/// A start of [`solve`] per normal row: the last step's `P_n`, `P_t` and
+/// `P_m` (0 where none).
+#[derive(Clone, Copy)]
+pub struct Impulses<'a> {
+    pub normal: &'a [f64],
+    pub tangent: &'a [f64],
+    pub roll: &'a [f64],
+}
+
 /// The answer of [`solve`], per normal row.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -226,6 +235,8 @@ pub struct Answer {
     pub normal: Vec<f64>,
     /// `P_t = μ (π⁺ − π⁻)` (0 without friction).
     pub tangent: Vec<f64>,
+    /// `P_m`, the rolling row's impulse (0 without rolling resistance).
+    pub roll: Vec<f64>,
     /// Rows the last solve held (an edge of it clamped with `π > 0`).
     pub held: Vec<bool>,
     /// Evaluations of `G` (frictionless solves).
@@ -238,8 +249,9 @@ pub struct Answer {
 }
 
 /// Solves (1) for `v⁺ = v_free + M⁻¹ Σ π_e r_eᵀ` with targets `c` (per
-/// normal row), from `warm_n`, `warm_t` (the last step's `P_n`, `P_t`, 0 where
-/// none) and the shift `slip0` (`μ |u_t|` at the step's start, per normal row);
+/// normal row), from `warm` (the last step's `P_n`, `P_t`, `P_m`, 0 where
+/// none) and the shift `slip0` (`μ |u_t| + μ_r |u_m|` at the step's start,
+/// per normal row);
 /// `floor`: the contract's least tolerance on a speed
 /// ([`crate::lcp::contract_ratio_above`]).
 #[allow(clippy::too_many_arguments)]
@@ -248,13 +260,17 @@ pub fn solve(
     minv: &[f64],
     vfree: &[f64],
     c: &[f64],
-    warm_n: &[f64],
-    warm_t: &[f64],
+    warm: &Impulses,
     slip0: &[f64],
     floor: f64,
     patience: Patience,
 ) -> Answer {
     let n = rows.normal.len();
+    // With rolling resistance (four edges a contact) the two-edge statuses
+    // that `polish`, the sweeps and the dense complete solve work on do not
+    // exist: the fixed point, Newton's method on the held edges at any size,
+    // then Lemke's method on Anitescu–Potra's problem.
+    let rolls = rows.rolls();
     let (edge, sparse, contacts) = edges(rows);
     let refs: Vec<&SparseRow> = sparse.iter().collect();
     let graph = SchurGraph::new(&refs, minv);
@@ -267,11 +283,11 @@ pub fn solve(
     let mut pi: Vec<f64> = edge
         .iter()
         .map(|e| {
-            let (pn, pt) = (warm_n[e.row], warm_t[e.row]);
+            let pn = warm.normal[e.row];
             if e.sign == 0.0 {
                 return pn;
             }
-            let p = 0.5 * (pn + e.sign * pt / e.mu);
+            let p = e.share(pn, warm.tangent[e.row], warm.roll[e.row]);
             if p > (WARM_ROUND_OFF * pn).max(0.0) { p } else { 0.0 }
         })
         .collect();
@@ -290,7 +306,7 @@ pub fn solve(
             .iter()
             .map(|&i| {
                 let (t, mu) = rows.tangent[i].expect("a friction contact");
-                mu * t.dot(v).abs()
+                mu * t.dot(v).abs() + rows.roll[i].map_or(0.0, |(m, mu_r)| mu_r * m.dot(v).abs())
             })
             .collect()
     };
@@ -303,7 +319,7 @@ pub fn solve(
         finish(n, &graph, &edge, &p, &held_edge, v, iterations, None)
     };
     // The statuses of the last evaluation, and the last ones `polish` tried.
-    let (mut still, mut polished): (Option<Vec<Mode>>, Option<Vec<Mode>>) = (None, None);
+    let (mut still, mut polished): (Option<Vec<u8>>, Option<Vec<u8>>) = (None, None);
     let mut anderson = Anderson::new(DEPTH, STALL);
     let mut gauss_seidel: Option<Sweep> = None;
     let mut rescues = 0;
@@ -330,13 +346,13 @@ pub fn solve(
         // last evaluation: their equations solved at once (module docs), once
         // per set of statuses.
         if edge.len() <= STILL_EDGES {
-            let now = statuses(neq, &slot, &edge, &pi, &lcp.clamped);
+            let now = held_edges(n, neq, &edge, &pi, &lcp.clamped);
             if lcp.capped.is_none()
                 && still.as_ref().is_some_and(|last| changes(last, &now) <= STILL_CHANGES)
                 && polished.as_ref() != Some(&now)
             {
                 polished = Some(now.clone());
-                if edge.len() > NEWTON_EDGES {
+                if rolls || edge.len() > NEWTON_EDGES {
                     if let Some(p) = status_newton::solve(rows, &edge, &sparse, minv, vfree, c, &pi, ratio_of) {
                         return done(p, iterations);
                     }
@@ -367,7 +383,7 @@ pub fn solve(
             let why = lcp.capped.or(Some(Cap { rows: edge.len(), pivots: iterations, why: Stop::FixedPoint(nearest) }));
             finish(n, &graph, &edge, &pi, &lcp.clamped, v, iterations, why)
         };
-        if (stalled || iterations >= MAX_ITERATIONS) && Exact::fits(rows, &contacts, COMPLETE_ROWS) {
+        if !rolls && (stalled || iterations >= MAX_ITERATIONS) && Exact::fits(rows, &contacts, COMPLETE_ROWS) {
             if let Some(p) = complete(COMPLETE_ROWS) {
                 return done(p, iterations + 1);
             }
@@ -375,9 +391,10 @@ pub fn solve(
         }
         // A larger island: Lemke's method on a sparse basis at the first
         // stall, Newton's method on the iterate's statuses first.
-        if (stalled || iterations >= LEMKE_AFTER) && !lemke_tried {
+        let patient = if rolls { LEMKE_AFTER_ROLLING } else { LEMKE_AFTER };
+        if (stalled || iterations >= patient) && !lemke_tried {
             lemke_tried = true;
-            if edge.len() > NEWTON_EDGES
+            if (rolls || edge.len() > NEWTON_EDGES)
                 && lcp.capped.is_none()
                 && let Some(p) = status_newton::solve(rows, &edge, &sparse, minv, vfree, c, &pi, ratio_of)
             {
@@ -390,7 +407,7 @@ pub fn solve(
                 return give_up();
             }
         }
-        if stalled && rescues < RESCUES {
+        if !rolls && stalled && rescues < RESCUES {
             rescues += 1;
             // The statuses the iterate holds, made exact.
             if lcp.capped.is_none()
@@ -434,10 +451,10 @@ pub fn solve(
             anderson = Anderson::new(DEPTH, STALL);
             continue;
         }
-        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() || (stalled && rescues >= RESCUES) {
+        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() || (stalled && (rolls || rescues >= RESCUES)) {
             // The rescues spent: the complete dense solve where the island
             // is not too large for it.
-            if let Some(p) = complete(LAST_RESORT_ROWS) {
+            if let Some(p) = (!rolls).then(|| complete(LAST_RESORT_ROWS)).flatten() {
                 return done(p, iterations + 1);
             }
             return give_up();
@@ -460,15 +477,14 @@ pub fn solve_islands(
     minv: &[f64],
     vfree: &[f64],
     c: &[f64],
-    warm_n: &[f64],
-    warm_t: &[f64],
+    warm: &Impulses,
     slip0: &[f64],
     floor: f64,
     patience: Patience,
 ) -> Answer {
     let parts = islands(rows, minv);
     if parts.len() <= 1 {
-        return solve(rows, minv, vfree, c, warm_n, warm_t, slip0, floor, patience);
+        return solve(rows, minv, vfree, c, warm, slip0, floor, patience);
     }
     let one = |part: &Vec<usize>| {
         // The island's coordinates, in their order, and its rows on them.
@@ -476,7 +492,8 @@ pub fn solve_islands(
             .iter()
             .flat_map(|&i| {
                 let t = rows.tangent[i].map_or(&[][..], |(t, _)| t.entries());
-                rows.normal[i].entries().iter().chain(t).map(|(c, _)| *c)
+                let m = rows.roll[i].map_or(&[][..], |(m, _)| m.entries());
+                rows.normal[i].entries().iter().chain(t).chain(m).map(|(c, _)| *c)
             })
             .collect();
         cols.sort_unstable();
@@ -489,19 +506,22 @@ pub fn solve_islands(
         let normal: Vec<SparseRow> = part.iter().map(|&i| local(rows.normal[i])).collect();
         let tangent: Vec<Option<(SparseRow, f64)>> =
             part.iter().map(|&i| rows.tangent[i].map(|(t, mu)| (local(t), mu))).collect();
+        let roll: Vec<Option<(SparseRow, f64)>> =
+            part.iter().map(|&i| rows.roll[i].map(|(m, mu_r)| (local(m), mu_r))).collect();
         let sub = Rows {
             normal: normal.iter().collect(),
             tangent: tangent.iter().map(|t| t.as_ref().map(|(t, mu)| (t, *mu))).collect(),
+            roll: roll.iter().map(|m| m.as_ref().map(|(m, mu_r)| (m, *mu_r))).collect(),
             neq: part.iter().take_while(|&&i| i < rows.neq).count(),
         };
         let pick = |x: &[f64], at: &[usize]| -> Vec<f64> { at.iter().map(|&i| x[i]).collect() };
+        let (normal, tangent, roll) = (pick(warm.normal, part), pick(warm.tangent, part), pick(warm.roll, part));
         let answer = solve(
             &sub,
             &pick(minv, &cols),
             &pick(vfree, &cols),
             &pick(c, part),
-            &pick(warm_n, part),
-            &pick(warm_t, part),
+            &Impulses { normal: &normal, tangent: &tangent, roll: &roll },
             &pick(slip0, part),
             floor,
             patience,
@@ -516,6 +536,7 @@ pub fn solve_islands(
         qd: vfree.to_vec(),
         normal: vec![0.0; n],
         tangent: vec![0.0; n],
+        roll: vec![0.0; n],
         held: vec![false; n],
         iterations: 0,
         islands: 0,
@@ -528,6 +549,7 @@ pub fn solve_islands(
         for (l, &i) in part.iter().enumerate() {
             all.normal[i] = answer.normal[l];
             all.tangent[i] = answer.tangent[l];
+            all.roll[i] = answer.roll[l];
             all.held[i] = answer.held[l];
         }
         all.iterations = all.iterations.max(answer.iterations);
@@ -551,7 +573,8 @@ fn islands(rows: &Rows, minv: &[f64]) -> Vec<Vec<usize>> {
     let mut owner = vec![usize::MAX; minv.len()];
     for i in 0..n {
         let t = rows.tangent[i].map_or(&[][..], |(t, _)| t.entries());
-        for (c, _) in rows.normal[i].entries().iter().chain(t) {
+        let m = rows.roll[i].map_or(&[][..], |(m, _)| m.entries());
+        for (c, _) in rows.normal[i].entries().iter().chain(t).chain(m) {
             if minv[*c] == 0.0 {
                 continue;
             }
@@ -589,11 +612,11 @@ fn sparse_lemke(
     ratio: &impl Fn(&[f64]) -> f64,
 ) -> Option<Vec<f64>> {
     let meets = |p: &[f64]| ratio(p) <= 1.0;
-    let problem = anitescu_potra::Problem::new(&rows.normal, &rows.tangent, rows.neq, minv, vfree, c)?;
-    let (pn, pt) = problem.solve().ok()?;
-    let p = edge_impulses(edge, |row| (pn[row], pt[row]));
-    if meets(&p) {
-        return Some(p);
+    let problem = anitescu_potra::Problem::new(rows, minv, vfree, c)?;
+    let answer = problem.solve().ok()?;
+    let p = edge_impulses(edge, |row| (answer.normal[row], answer.tangent[row], answer.roll[row]));
+    if meets(&p) || rows.rolls() {
+        return Some(p).filter(|p| meets(p));
     }
     polish(rows, sparse, edge, minv, vfree, c, &p, POLISH_ROUNDS, meets).filter(|p| meets(p))
 }
@@ -604,9 +627,35 @@ fn sparse_lemke(
 /// method 0.15–0.3 s.
 pub const LEMKE_AFTER: usize = 12;
 
+/// [`LEMKE_AFTER`] on an island with rolling resistance, where the fixed
+/// point takes longer and Lemke's walk on its larger problem (seven
+/// unknowns a contact) costs more: on the 90-disc heap (`μ = 0.5`, `μ_r =
+/// 0.3`) pouring, of 104 walks over its first 1.3 s 78 came at the 12th
+/// evaluation, not at a stall, most with the iterate 1.5–40 times off the
+/// contract; with 20, a mean step of 5.2 ms against 6.5 ms (30: 6.0 ms).
+pub const LEMKE_AFTER_ROLLING: usize = 20;
+
 /// How many rows hold other statuses in `a` than in `b`.
-fn changes(a: &[Mode], b: &[Mode]) -> usize {
+fn changes(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).filter(|(x, y)| x != y).count()
+}
+
+/// The statuses the edges hold, per normal row: a bit for each of its
+/// edges held (`π > 0` and clamped), in their order; an equality is always
+/// held. Without rolling resistance these are [`statuses`] (off `0`, on
+/// `1`, stick `3`, slip along `−t` `1`, along `+t` `2`).
+fn held_edges(n: usize, neq: usize, edge: &[Edge], pi: &[f64], held: &[bool]) -> Vec<u8> {
+    let mut mask = vec![0u8; n];
+    let mut first = vec![usize::MAX; n];
+    for (k, ((e, p), h)) in edge.iter().zip(pi).zip(held).enumerate() {
+        if first[e.row] == usize::MAX {
+            first[e.row] = k;
+        }
+        if e.row < neq || (*h && *p > 0.0) {
+            mask[e.row] |= 1 << (k - first[e.row]);
+        }
+    }
+    mask
 }
 
 /// The statuses the edges hold (off, on, stick: both edges, slip: one),
@@ -673,18 +722,19 @@ impl Exact {
     /// impulses.
     fn solve(&self, modes: Vec<Mode>, edge: &[Edge]) -> Option<Vec<f64>> {
         let lambda = self.problem.solve(modes).ok()?.lambda;
-        Some(edge_impulses(edge, |row| (lambda[row], self.tangent_of[row].map_or(0.0, |t| lambda[t]))))
+        Some(edge_impulses(edge, |row| (lambda[row], self.tangent_of[row].map_or(0.0, |t| lambda[t]), 0.0)))
     }
 }
 
-/// Edge impulses `π± = (P_n ± P_t/μ)/2` from `(P_n, P_t)` of each normal
-/// row (`P_n` on a row without friction), clipped into the cone: `|P_t| ≤
-/// μ P_n (1 + ε)` to round-off gives an edge at `−ε`.
-fn edge_impulses(edge: &[Edge], of: impl Fn(usize) -> (f64, f64)) -> Vec<f64> {
+/// Edge impulses `π± = (P_n ± P_t/μ)/2` from `(P_n, P_t, P_m)` of each
+/// normal row (`P_n` on a row without friction; [`Edge::share`] with
+/// rolling resistance), clipped into the cone: `|P_t| ≤ μ P_n (1 + ε)` to
+/// round-off gives an edge at `−ε`.
+fn edge_impulses(edge: &[Edge], of: impl Fn(usize) -> (f64, f64, f64)) -> Vec<f64> {
     edge.iter()
         .map(|e| {
-            let (pn, pt) = of(e.row);
-            if e.sign == 0.0 { pn } else { (0.5 * (pn + e.sign * pt / e.mu)).max(0.0) }
+            let (pn, pt, pm) = of(e.row);
+            if e.sign == 0.0 { pn } else { e.share(pn, pt, pm).max(0.0) }
         })
         .collect()
 }
@@ -703,16 +753,20 @@ fn finish(
 ) -> Answer {
     let mut normal = vec![0.0; n];
     let mut tangent = vec![0.0; n];
+    let mut roll = vec![0.0; n];
     let mut held = vec![false; n];
     for ((e, p), h) in edge.iter().zip(pi).zip(held_edge) {
         normal[e.row] += p;
         if e.sign != 0.0 {
             tangent[e.row] += e.sign * e.mu * p;
         }
+        if e.roll != 0.0 {
+            roll[e.row] += e.roll * e.mu_r * p;
+        }
         held[e.row] |= *h && *p > 0.0;
     }
     let islands = graph.islands().into_iter().max().map_or(0, |i| i + 1);
-    Answer { qd, normal, tangent, held, iterations, islands, capped }
+    Answer { qd, normal, tangent, roll, held, iterations, islands, capped }
 }
 
 /// The rows of [`nsgs`]: the normal rows, then each friction contact's
@@ -759,7 +813,9 @@ impl Sweep {
     /// Edge impulses `π± = (P_n ± P_t/μ)/2` from rows.
     fn edges(&self, edge: &[Edge], lambda: &[f64]) -> Vec<f64> {
         let tangent = |row: usize| self.tangent_of[row];
-        edge_impulses(edge, |row| (lambda[row], if tangent(row) == usize::MAX { 0.0 } else { lambda[tangent(row)] }))
+        edge_impulses(edge, |row| {
+            (lambda[row], if tangent(row) == usize::MAX { 0.0 } else { lambda[tangent(row)] }, 0.0)
+        })
     }
 }
 

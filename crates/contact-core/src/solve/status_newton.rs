@@ -38,6 +38,16 @@
 //! answer is held to the caller's contract (the cone, complementarity on
 //! each edge with the answer's own shift: [`crate::lcp::contract_ratio_above`]).
 //!
+//! **Rolling resistance** ([`crate::rolling`], the box cone's four edges
+//! `n ± μ t ± μ_r m` of [`crate::cone_edges`]) adds the same law on the
+//! rolling row, `F_m = P_m − proj[−μ_r P̂_n, μ_r P̂_n](P_m − r_m u_m)`: each
+//! of `t` and `m` sticks or slides on its own, and the edges held are those
+//! whose signs along `t` and `m` the statuses allow (all four where both
+//! stick, two where one slides, one where both do). A held edge's equation
+//! is `n`, plus `± μ t` where `t` sticks, plus `± μ_r m` where `m` sticks:
+//! without rolling resistance, exactly the `n` and `r_e` above. So a status
+//! is the set of held edges, and is compared as such.
+//!
 //! Newton's method on (1) converges where it starts near the answer's
 //! statuses; it is not globally convergent: after [`ITERATIONS`] sets of
 //! statuses it gives up, and the caller goes on with its complete methods.
@@ -66,7 +76,6 @@ use faer::sparse::{SparseColMat, Triplet};
 
 use crate::cone_edges::{Edge, Rows, velocity};
 use crate::constraint::SparseRow;
-use crate::coulomb::Mode;
 
 /// Statuses (Newton steps on (1)) tried before giving up.
 pub const ITERATIONS: usize = 8;
@@ -101,46 +110,62 @@ pub fn solve(
     let inverse = |r: &SparseRow| 1.0 / r.weighted_dot(r, minv).max(f64::MIN_POSITIVE);
     let rn: Vec<f64> = rows.normal.iter().map(|r| inverse(r)).collect();
     let rt: Vec<f64> = rows.tangent.iter().map(|t| t.map_or(0.0, |(t, _)| inverse(t))).collect();
+    let rm: Vec<f64> = rows.roll.iter().map(|m| m.map_or(0.0, |(m, _)| inverse(m))).collect();
     let mut pi = start.to_vec();
-    // The statuses `pi` was solved with (`None`: the start).
-    let mut solved: Option<Vec<Mode>> = None;
+    // The statuses `pi` was solved with (`None`: the start): the held edges.
+    let mut solved: Option<Vec<bool>> = None;
     let mut last_ratio = f64::INFINITY;
     // Whether the last set's answer came 10 times nearer the contract: its
     // proximal steps go on where (1) asks no change.
     let mut improving = false;
-    let mut factored: Option<(Vec<Mode>, Lu<usize, f64>)> = None;
+    let mut factored: Option<(Vec<bool>, Lu<usize, f64>)> = None;
     for _ in 0..ITERATIONS {
         let v = velocity(sparse, minv, vfree, &pi);
-        let status: Vec<Mode> = (0..n).map(|i| status(rows, edge, first[i], i, rn[i], rt[i], c[i], &v, &pi)).collect();
-        if solved.as_ref() == Some(&status) && !improving {
-            return None;
-        }
         let mut on = vec![false; edge.len()];
-        for (i, s) in status.iter().enumerate() {
-            let e = first[i];
-            match s {
-                Mode::Off => {}
-                Mode::On => on[e] = true,
-                Mode::Stick => {
-                    on[e] = true;
-                    on[e + 1] = true;
-                }
-                // The `+` edge (first) pushes along `+t`: it holds a slip along `−t`.
-                Mode::Slip(d) => on[if *d < 0.0 { e } else { e + 1 }] = true,
-            }
+        let mut stick = vec![(false, false); n];
+        for i in 0..n {
+            let r = Reach { normal: rn[i], tangent: rt[i], roll: rm[i] };
+            stick[i] = status(rows, edge, first[i], i, r, c[i], &v, &pi, &mut on);
+        }
+        if solved.as_ref() == Some(&on) && !improving {
+            return None;
         }
         let set: Vec<usize> = (0..edge.len()).filter(|&e| on[e]).collect();
         if set.is_empty() {
             return None;
         }
-        // The equation's row of each held edge: `n` where it slides.
-        let eq_row = |e: usize| {
+        // The equation's row of each held edge (module docs): `r_e` where
+        // the contact sticks, `n` where it slides, and with rolling
+        // resistance `n` with the terms of what sticks.
+        let rolled: Vec<Option<SparseRow>> = set
+            .iter()
+            .map(|&e| {
+                let ed = edge[e];
+                let (t_sticks, m_sticks) = stick[ed.row];
+                (ed.roll != 0.0 && !(t_sticks && m_sticks)).then(|| {
+                    let mut r = *rows.normal[ed.row];
+                    let (t, m) = (rows.tangent[ed.row], rows.roll[ed.row]);
+                    if let Some((t, _)) = t.filter(|_| t_sticks) {
+                        t.entries().iter().for_each(|(j, x)| r.push(*j, ed.sign * ed.mu * x));
+                    }
+                    if let Some((m, _)) = m.filter(|_| m_sticks) {
+                        m.entries().iter().for_each(|(j, x)| r.push(*j, ed.roll * ed.mu_r * x));
+                    }
+                    r
+                })
+            })
+            .collect();
+        let eq_row = |k: usize, e: usize| {
             let row = edge[e].row;
-            if matches!(status[row], Mode::Slip(_)) { rows.normal[row] } else { &sparse[e] }
+            match &rolled[k] {
+                Some(r) => r,
+                None if edge[e].sign != 0.0 && !stick[row].0 => rows.normal[row],
+                None => &sparse[e],
+            }
         };
-        if factored.as_ref().is_none_or(|(s, _)| *s != status) {
+        if factored.as_ref().is_none_or(|(s, _)| *s != on) {
             let lu = factor(&set, sparse, minv, eq_row)?;
-            factored = Some((status.clone(), lu));
+            factored = Some((on.clone(), lu));
         }
         let lu = &factored.as_ref().expect("factored above").1;
         pi.iter_mut().zip(&on).for_each(|(p, on)| *p = if *on { *p } else { 0.0 });
@@ -149,7 +174,7 @@ pub fn solve(
             let v = velocity(sparse, minv, vfree, &pi);
             let mut x = Mat::<f64>::zeros(set.len(), 1);
             for (k, &e) in set.iter().enumerate() {
-                x[(k, 0)] = -(eq_row(e).dot(&v) + c[edge[e].row]);
+                x[(k, 0)] = -(eq_row(k, e).dot(&v) + c[edge[e].row]);
             }
             lu.solve_in_place(x.as_mut());
             for (k, &e) in set.iter().enumerate() {
@@ -165,34 +190,64 @@ pub fn solve(
         }
         improving = r < 0.1 * last_ratio;
         last_ratio = r;
-        solved = Some(status);
+        solved = Some(on);
     }
     None
 }
 
+/// `1/(ρ M⁻¹ ρᵀ)` of a contact's normal, tangential and rolling rows: the
+/// steps `r_n`, `r_t`, `r_m` of (1).
+#[derive(Clone, Copy)]
+struct Reach {
+    normal: f64,
+    tangent: f64,
+    roll: f64,
+}
+
 /// The status (1) asks of row `i` at `pi` (velocity `v`; its first edge
-/// `e`, the `+` one where it has friction).
+/// `e`, the `+ +` one where it has friction), as its held edges in `on`;
+/// returns whether its `t` and its `m` stick.
 #[allow(clippy::too_many_arguments)]
-fn status(rows: &Rows, edge: &[Edge], e: usize, i: usize, rn: f64, rt: f64, c: f64, v: &[f64], pi: &[f64]) -> Mode {
+fn status(
+    rows: &Rows,
+    edge: &[Edge],
+    e: usize,
+    i: usize,
+    r: Reach,
+    c: f64,
+    v: &[f64],
+    pi: &[f64],
+    on: &mut [bool],
+) -> (bool, bool) {
     if i < rows.neq {
-        return Mode::On;
+        on[e] = true;
+        return (false, false);
     }
     let un = rows.normal[i].dot(v) + c;
     if edge[e].sign == 0.0 {
-        return if pi[e] - rn * un > 0.0 { Mode::On } else { Mode::Off };
+        on[e] = pi[e] - r.normal * un > 0.0;
+        return (false, false);
     }
-    let (t, mu) = (rows.tangent[i].expect("a friction contact").0, edge[e].mu);
-    let closed = pi[e] + pi[e + 1] - rn * un;
+    let own = e..edge.len().min(e + if edge[e].roll != 0.0 { 4 } else { 2 });
+    let closed = pi[own.clone()].iter().sum::<f64>() - r.normal * un;
     if closed <= 0.0 {
-        return Mode::Off;
+        return (false, false);
     }
-    let trial = mu * (pi[e] - pi[e + 1]) - rt * t.dot(v);
-    if trial.abs() <= mu * closed {
-        Mode::Stick
-    } else {
-        // Friction along `sign(trial) t`, the slip against it.
-        Mode::Slip(-trial.signum())
+    // Each direction's trial impulse `P − r u` against its bound `μ P̂_n`:
+    // inside, it sticks (both signs held); past it, the edge pushing along
+    // the trial holds (friction along `sign(trial)`, the slip against it).
+    let trial = |along: fn(&Edge) -> f64, coefficient: f64, row: &SparseRow, reach: f64| {
+        let p: f64 = own.clone().map(|f| along(&edge[f]) * pi[f]).sum();
+        let trial = coefficient * p - reach * row.dot(v);
+        if trial.abs() <= coefficient * closed { None } else { Some(trial.signum()) }
+    };
+    let (t, mu) = rows.tangent[i].expect("a friction contact");
+    let slide = trial(|f| f.sign, mu, t, r.tangent);
+    let roll = rows.roll[i].and_then(|(m, mu_r)| trial(|f| f.roll, mu_r, m, r.roll));
+    for f in own {
+        on[f] = slide.is_none_or(|s| s == edge[f].sign) && roll.is_none_or(|s| s == edge[f].roll);
     }
+    (slide.is_none(), roll.is_none())
 }
 
 /// The sparse LU of `B + ε D` of (2) on the held edges `set`.
@@ -200,7 +255,7 @@ fn factor<'a>(
     set: &[usize],
     sparse: &[SparseRow],
     minv: &[f64],
-    eq_row: impl Fn(usize) -> &'a SparseRow,
+    eq_row: impl Fn(usize, usize) -> &'a SparseRow,
 ) -> Option<Lu<usize, f64>> {
     // The held edges touching each coordinate, with their entry there.
     let mut by_coordinate: Vec<Vec<(usize, f64)>> = vec![Vec::new(); minv.len()];
@@ -212,7 +267,7 @@ fn factor<'a>(
     let mut entries = Vec::new();
     for (k, &e) in set.iter().enumerate() {
         let mut diagonal = 0.0;
-        for (j, x) in eq_row(e).entries() {
+        for (j, x) in eq_row(k, e).entries() {
             for &(f, y) in &by_coordinate[*j] {
                 let b = x * minv[*j] * y;
                 entries.push(Triplet::new(k, f, b));
@@ -241,7 +296,12 @@ mod tests {
     /// impulses `start`: the answer and its velocity, or `None`.
     fn disc_on_floor(contacts: usize, vfree: [f64; 2], start: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
         let (n, t) = (SparseRow::from_entries(&[(1, 1.0)]), SparseRow::from_entries(&[(0, 1.0)]));
-        let rows = Rows { normal: vec![&n; contacts], tangent: vec![Some((&t, 0.5)); contacts], neq: 0 };
+        let rows = Rows {
+            normal: vec![&n; contacts],
+            tangent: vec![Some((&t, 0.5)); contacts],
+            roll: vec![None; contacts],
+            neq: 0,
+        };
         let (edge, sparse, _) = edges(&rows);
         let (minv, c) = ([0.5, 0.5], vec![0.0; contacts]);
         let refs: Vec<&SparseRow> = sparse.iter().collect();

@@ -328,6 +328,7 @@ mod tests {
             geometry: Geometry::Contact { a, b },
             restitution: None,
             friction: 0.0,
+            rolling: 0.0,
         }
     }
 

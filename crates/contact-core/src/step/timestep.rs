@@ -115,8 +115,8 @@
 //! step is solved again (a ball knocked into a neighbour it was not
 //! approaching), at most [`MAX_ROUNDS`] times.
 
-use crate::cone_fixed_point::{self, Patience};
-use crate::constraint::ConstraintKind;
+use crate::cone_fixed_point::{self, Impulses, Patience};
+use crate::constraint::{ConstraintKind, RowEval};
 use crate::friction_impact::{crossing, gains, largest_share_falsi};
 use crate::kkt::ContactProblem;
 use crate::lcp::{self, Cap, solve_lcp_from};
@@ -162,6 +162,9 @@ pub(crate) struct Outcome {
     pub impulse: Vec<f64>,
     /// `P_t` of each contact with friction (empty without), N·s.
     pub friction: Vec<f64>,
+    /// `P_m` of each contact with rolling resistance (empty without), N·s
+    /// along its rolling row ([`crate::rolling`]).
+    pub rolling: Vec<f64>,
     /// `J_k q̇⁺ + c_k` for every constraint (`c_k = g_k / h` outside `rows`).
     pub slack: Vec<f64>,
     /// Rows the solve held (its final clamped set, a basis where it found
@@ -176,7 +179,8 @@ pub(crate) struct Outcome {
     pub islands: usize,
     /// The contract missed, or no answer with friction (the frictionless one was taken).
     pub capped: Option<Cap>,
-    /// `−Σ P_t (v_t,free + v_t⁺)/2`: what friction took out, J.
+    /// `−Σ P_t (v_t,free + v_t⁺)/2`, and the same over the rolling rows:
+    /// what friction and rolling resistance took out, J.
     pub friction_work: f64,
     /// Every constraint's `g` at the step's end ([`Model::constraint_values`]).
     pub g: Vec<f64>,
@@ -237,14 +241,15 @@ const SHARE_WIDTH: f64 = 1.0 / (1u64 << 24) as f64;
 const SHARE_CLOSE: f64 = 1e-7;
 
 /// One Moreau–Jean step of `h` from `state` (changed in place); `warm[k]`,
-/// `warm_t[k]`: the impulse and friction impulse row `k` took last step
-/// where the solve held it, else 0.
+/// `warm_t[k]`, `warm_m[k]`: the impulse, friction impulse and rolling
+/// impulse row `k` took last step where the solve held it, else 0.
 pub(crate) fn step(
     model: &Model,
     settings: &Settings,
     state: &mut State,
     warm: &[f64],
     warm_t: &[f64],
+    warm_m: &[f64],
     h: f64,
 ) -> Outcome {
     let problem = ContactProblem::new(model, state, settings.tau);
@@ -276,7 +281,7 @@ pub(crate) fn step(
             })
             .collect()
     };
-    let warm = Warm { normal: warm, tangent: warm_t, qd: &qd };
+    let warm = Warm { normal: warm, tangent: warm_t, roll: warm_m, qd: &qd };
     // Energy, by two tests (module docs): the impulse's, `½‖q̇⁺‖²_M ≤
     // ½‖v_free‖²_M`, and the step's, `½‖q̇⁺‖²_M − h fᵀq̇⁺ ≤ ½‖q̇‖²_M` (the
     // applied forces' work along `q̇⁺` is what `q⁺ = q + h q̇⁺` takes from
@@ -419,12 +424,14 @@ pub(crate) fn step(
             // `½ q̇⁺ᵀMq̇⁺ − ½ v_freeᵀMv_free = Σ P_k J_k (v_free + q̇⁺)/2`
             // exactly, each row's share its impulse on its mean speed (the
             // end speed alone misses `½ P_t² A_tt`).
-            let friction_work = solved
-                .friction
-                .iter()
-                .zip(&problem.tangents)
-                .filter_map(|(pt, t)| t.as_ref().map(|t| -pt * 0.5 * (t.row.dot(&vfree) + t.row.dot(&solved.qd))))
-                .sum::<f64>();
+            let work_of = |p: &[f64], rows: &[Option<RowEval>]| {
+                p.iter()
+                    .zip(rows)
+                    .filter_map(|(p, t)| t.as_ref().map(|t| -p * 0.5 * (t.row.dot(&vfree) + t.row.dot(&solved.qd))))
+                    .sum::<f64>()
+            };
+            let friction_work =
+                work_of(&solved.friction, &problem.tangents) + work_of(&solved.rolling, &problem.rolling);
             let bounced = rows.iter().filter(|&&k| targets[k].1 && solved.impulse[k] > 0.0).count();
             state.q = next;
             state.qd = solved.qd;
@@ -434,6 +441,7 @@ pub(crate) fn step(
                 rows,
                 impulse: solved.impulse,
                 friction: solved.friction,
+                rolling: solved.rolling,
                 held: solved.held,
                 slack,
                 bounced,
@@ -457,6 +465,7 @@ struct Solved {
     impulse: Vec<f64>,
     held: Vec<bool>,
     friction: Vec<f64>,
+    rolling: Vec<f64>,
     islands: usize,
     capped: Option<Cap>,
 }
@@ -464,7 +473,7 @@ struct Solved {
 /// An answer of this step where the next solve with friction starts
 /// (`None` without friction, or where it stopped short: the last step's
 /// impulses are the start then).
-struct Neighbour(Option<(Vec<f64>, Vec<f64>, Vec<f64>)>);
+struct Neighbour(Option<[Vec<f64>; 4]>);
 
 impl Neighbour {
     fn of(solved: &Solved, problem: &ContactProblem, rows: &[usize]) -> Neighbour {
@@ -473,11 +482,11 @@ impl Neighbour {
         }
         let held =
             |p: &[f64]| -> Vec<f64> { p.iter().zip(&solved.held).map(|(x, h)| if *h { *x } else { 0.0 }).collect() };
-        Neighbour(Some((held(&solved.impulse), held(&solved.friction), solved.qd.clone())))
+        Neighbour(Some([held(&solved.impulse), held(&solved.friction), held(&solved.rolling), solved.qd.clone()]))
     }
 
     fn as_warm(&self) -> Option<Warm<'_>> {
-        self.0.as_ref().map(|(normal, tangent, qd)| Warm { normal, tangent, qd })
+        self.0.as_ref().map(|[normal, tangent, roll, qd]| Warm { normal, tangent, roll, qd })
     }
 }
 
@@ -488,6 +497,8 @@ struct Warm<'a> {
     normal: &'a [f64],
     /// `P_t` of the contacts with friction the last step held.
     tangent: &'a [f64],
+    /// `P_m` of the contacts with rolling resistance the last step held.
+    roll: &'a [f64],
     /// `q̇` at the step's start.
     qd: &'a [f64],
 }
@@ -508,8 +519,17 @@ fn solve_rows(
     let m = problem.nconstraints();
     let mut impulse = vec![0.0; m];
     let mut friction = if problem.tangents.iter().any(Option::is_some) { vec![0.0; m] } else { Vec::new() };
+    let mut rolling = if problem.rolling.iter().any(Option::is_some) { vec![0.0; m] } else { Vec::new() };
     if rows.is_empty() {
-        return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, islands: 0, capped: None };
+        return Solved {
+            qd: vfree.to_vec(),
+            held: vec![false; m],
+            impulse,
+            friction,
+            rolling,
+            islands: 0,
+            capped: None,
+        };
     }
     // Rows that couple past what a step factors: not solved, and said.
     let mut on = vec![0usize; vfree.len()];
@@ -521,7 +541,7 @@ fn solve_rows(
     let pairs = on.iter().map(|n| n * n).sum::<usize>();
     if pairs > lcp::MAX_COUPLING {
         let capped = Some(Cap { rows: rows.len(), pivots: 0, why: lcp::Stop::TooLarge(pairs) });
-        return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, islands: 0, capped };
+        return Solved { qd: vfree.to_vec(), held: vec![false; m], impulse, friction, rolling, islands: 0, capped };
     }
     // With friction: Coulomb's cone at the velocity level as a fixed point
     // of frictionless problems on the cone's edges, its contract checked.
@@ -529,21 +549,26 @@ fn solve_rows(
         let edges = cone_fixed_point::Rows {
             normal: rows.iter().map(|&k| &problem.rows[k].row).collect(),
             tangent: rows.iter().map(|&k| problem.tangents[k].as_ref().map(|t| (&t.row, problem.mu[k]))).collect(),
+            roll: rows.iter().map(|&k| problem.rolling[k].as_ref().map(|r| (&r.row, problem.mu_r[k]))).collect(),
             neq,
         };
         let local = |x: &[f64]| -> Vec<f64> { rows.iter().map(|&k| x.get(k).copied().unwrap_or(0.0)).collect() };
         let c: Vec<f64> = rows.iter().map(|&k| targets[k].0).collect();
+        // The shift at the step's start, `μ |u_t| + μ_r |u_m|`.
         let slip0: Vec<f64> = rows
             .iter()
-            .map(|&k| problem.tangents[k].as_ref().map_or(0.0, |t| problem.mu[k] * t.row.dot(warm.qd).abs()))
+            .map(|&k| {
+                let slide = problem.tangents[k].as_ref().map_or(0.0, |t| problem.mu[k] * t.row.dot(warm.qd).abs());
+                slide + problem.rolling[k].as_ref().map_or(0.0, |r| problem.mu_r[k] * r.row.dot(warm.qd).abs())
+            })
             .collect();
+        let (normal, tangent, roll) = (local(warm.normal), local(warm.tangent), local(warm.roll));
         let answer = cone_fixed_point::solve_islands(
             &edges,
             &problem.minv,
             vfree,
             &c,
-            &local(warm.normal),
-            &local(warm.tangent),
+            &Impulses { normal: &normal, tangent: &tangent, roll: &roll },
             &slip0,
             floor,
             patience,
@@ -552,9 +577,13 @@ fn solve_rows(
         for (i, &k) in rows.iter().enumerate() {
             impulse[k] = answer.normal[i];
             friction[k] = answer.tangent[i];
+            if !rolling.is_empty() {
+                rolling[k] = answer.roll[i];
+            }
             held[k] = answer.held[i];
         }
-        return Solved { qd: answer.qd, impulse, held, friction, islands: answer.islands, capped: answer.capped };
+        let (islands, capped) = (answer.islands, answer.capped);
+        return Solved { qd: answer.qd, impulse, held, friction, rolling, islands, capped };
     }
     let graph = problem.graph(rows);
     let b: Vec<f64> = rows.iter().map(|&k| -(problem.rows[k].row.dot(vfree) + targets[k].0)).collect();
@@ -575,5 +604,5 @@ fn solve_rows(
     let dv = problem.velocity_change(&impulse);
     let qd: Vec<f64> = vfree.iter().zip(&dv).map(|(v, d)| v + d).collect();
     let islands = graph.islands().into_iter().max().map_or(0, |i| i + 1);
-    Solved { qd, impulse, held, friction, islands, capped }
+    Solved { qd, impulse, held, friction, rolling, islands, capped }
 }

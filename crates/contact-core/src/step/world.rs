@@ -197,6 +197,9 @@ impl World {
             if !self.active_set.friction.is_empty() {
                 self.active_set.friction = remap.apply(&self.active_set.friction, 0.0);
             }
+            if !self.active_set.rolling.is_empty() {
+                self.active_set.rolling = remap.apply(&self.active_set.rolling, 0.0);
+            }
         }
     }
 
@@ -207,9 +210,17 @@ impl World {
         if self.settings.scheme == Scheme::TimeStepping {
             return self.time_step(h);
         }
+        // Rolling resistance lives at the velocity level (the box cone of
+        // [`crate::cone_edges`]); the paper's scheme solves forces.
+        if self.model.has_rolling() {
+            let cause = "rolling resistance is solved by time-stepping only (the velocity level, Moreau–Jean): \
+                         switch the scheme to time-stepping, or set μ_r to 0";
+            return self.idle_report(h, StepStatus::Unsolved { cause: cause.into() });
+        }
         // Time-stepping's impulses are its own warm start, not this scheme's.
         self.active_set.impulse.clear();
         self.active_set.friction.clear();
+        self.active_set.rolling.clear();
         let asleep = self.sleep.begin_step(&self.settings.sleep, &self.model, &mut self.state);
         if asleep.any
             && self.model.bodies.iter().enumerate().all(|(b, body)| !body.is_dynamic() || self.sleep.is_asleep(b))
@@ -411,8 +422,9 @@ impl World {
         let held = |p: &[f64]| -> Vec<f64> {
             (0..handled.len()).map(|k| if handled[k] { p.get(k).copied().unwrap_or(0.0) } else { 0.0 }).collect()
         };
-        let (warm, warm_t) = (held(&self.active_set.impulse), held(&self.active_set.friction));
-        let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, &warm_t, h);
+        let (warm, warm_t, warm_m) =
+            (held(&self.active_set.impulse), held(&self.active_set.friction), held(&self.active_set.rolling));
+        let out = crate::timestep::step(&self.model, &self.settings, &mut self.state, &warm, &warm_t, &warm_m, h);
         let finite = self.state.q.iter().chain(&self.state.qd).all(|v| v.is_finite());
         if !finite {
             self.state = before.clone();
@@ -426,6 +438,8 @@ impl World {
         self.active_set.impulse = (0..m).map(|k| if out.held[k] { out.impulse[k] } else { 0.0 }).collect();
         self.active_set.friction =
             (0..out.friction.len()).map(|k| if out.held[k] { out.friction[k] } else { 0.0 }).collect();
+        self.active_set.rolling =
+            (0..out.rolling.len()).map(|k| if out.held[k] { out.rolling[k] } else { 0.0 }).collect();
         self.steps += 1;
         // The step's own `g` at its end; the start's where it was not taken.
         let g = if finite { out.g } else { self.model.constraint_values(&self.state.q) };
@@ -508,12 +522,17 @@ impl World {
     fn quiet_step(&mut self, h: f64) -> StepReport {
         self.state.t += h;
         self.steps += 1;
+        self.idle_report(h, StepStatus::Ok)
+    }
+
+    /// The report of a step that moved nothing, with `status`.
+    fn idle_report(&self, h: f64, status: StepStatus) -> StepReport {
         let g = self.model.constraint_values(&self.state.q);
         let kinds: Vec<ConstraintKind> = self.model.constraints.iter().map(|c| c.kind).collect();
         let max_violation = max_violation(&g, &kinds);
         let m = g.len();
         StepReport {
-            status: StepStatus::Ok,
+            status,
             t: self.state.t,
             h,
             algorithm: self.settings.algorithm,

@@ -52,8 +52,14 @@ pub(super) fn normal(cx: &Cx, pending: &Pending, w: DVec2) -> Option<DVec2> {
 /// wall, constraint or row has), selected.
 pub(super) fn wall(cx: &Cx, from: DVec2, n: DVec2) -> Made {
     let name = cx.free_of((1..).map(|i| format!("wall{i}")));
-    let spec =
-        WallSpec { name: name.clone(), normal: (n.x, n.y), offset: n.dot(from), restitution: None, friction: 0.0 };
+    let spec = WallSpec {
+        name: name.clone(),
+        normal: (n.x, n.y),
+        offset: n.dot(from),
+        restitution: None,
+        friction: 0.0,
+        rolling: 0.0,
+    };
     Made { walls: vec![spec], select: Some(Item::Wall(name)), ..Made::default() }
 }
 

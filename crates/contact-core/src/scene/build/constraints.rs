@@ -35,7 +35,7 @@ impl Constraints {
 }
 
 fn inequality(name: String, geometry: Geometry, restitution: Option<f64>) -> Constraint {
-    Constraint { name, kind: ConstraintKind::Inequality, geometry, restitution, friction: 0.0 }
+    Constraint { name, kind: ConstraintKind::Inequality, geometry, restitution, friction: 0.0, rolling: 0.0 }
 }
 
 /// Where the point of body `i` at `at` (its frame) is at the start.
@@ -115,6 +115,7 @@ pub(super) fn add_constraint(
                 geometry: Geometry::Distance { a: ia, b: ic, length, at_a, at_b },
                 restitution: None,
                 friction: 0.0,
+                rolling: 0.0,
             }
         }
         ConstraintSpec::Rope { name, a, b: bname, length: given, at_a, at_b, .. } => {
@@ -136,6 +137,7 @@ pub(super) fn add_constraint(
                     geometry,
                     restitution: None,
                     friction: 0.0,
+                    rolling: 0.0,
                 };
                 out.push(cx, path, &f("name"), c)?;
             }

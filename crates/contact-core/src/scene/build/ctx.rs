@@ -86,6 +86,17 @@ impl Ctx<'_> {
         self.non_negative(path, mu, "friction (Coulomb's μ)")
     }
 
+    /// Rolling resistance `μ_r` at `path`, beside Coulomb's `mu` (the torque
+    /// acts through the contact's friction: a smooth contact cannot resist
+    /// rolling).
+    pub(super) fn rolling(&self, path: &str, mu_r: f64, mu: f64) -> Result<f64> {
+        let mu_r = self.non_negative(path, mu_r, "rolling resistance (μ_r)")?;
+        if mu_r > 0.0 && mu == 0.0 {
+            return Err(self.err(path, format!("rolling resistance {mu_r} on a smooth contact: give it friction too")));
+        }
+        Ok(mu_r)
+    }
+
     /// Names end up in CSV headers and series (`NAME.g`): no dots, commas or spaces.
     pub(super) fn name(&self, path: &str, name: &str) -> Result<()> {
         if name.is_empty() {

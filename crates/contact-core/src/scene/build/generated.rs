@@ -30,7 +30,8 @@ pub(super) fn generator(
         let offset = cx.finite(&format!("{path}.offset"), wall.offset)?;
         let restitution = cx.restitution(&format!("{path}.restitution"), wall.restitution)?;
         let friction = cx.friction(&format!("{path}.friction"), wall.friction)?;
-        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution, friction });
+        let rolling = cx.rolling(&format!("{path}.rolling"), wall.rolling, friction)?;
+        walls.push(Wall { name: wall.name.clone(), normal: n, offset, restitution, friction, rolling });
     }
     let wall_bodies: Vec<usize> = (0..bodies.bodies.len()).filter(|&i| bodies.info[i].walls).collect();
     let pair_bodies: Vec<usize> =
@@ -55,6 +56,7 @@ pub(super) fn generator(
         pair_bodies,
         pair_restitution: cx.restitution("ball_pair_restitution", file.ball_pair_restitution)?,
         pair_friction: cx.friction("pair_friction", file.pair_friction)?,
+        pair_rolling: cx.rolling("pair_rolling", file.pair_rolling, file.pair_friction)?,
         // Half the smallest radius, or 1 cm in the scene's units (issue 36:
         // a scene of millimetre boxes had a margin of ten of its boxes).
         margin: if min_radius.is_finite() && min_radius > 0.0 {
