@@ -242,11 +242,15 @@ impl PlotsPanel<'_> {
                         let (b_lo, b_hi) = y_bounds.unwrap_or((bounds.min()[1], bounds.max()[1]));
                         let flat = 0.5 * (b_hi - b_lo) * unit / f64::from(frame.height().max(1.0));
                         for (title, pts, color, width, dashed) in curves {
-                            let line =
-                                Line::new(title, in_unit(decimate::plot_points(pts, lo, hi, columns, flat), unit))
-                                    .color(color)
-                                    .width(width);
-                            plot_ui.line(if dashed { line.style(egui_plot::LineStyle::dashed_dense()) } else { line });
+                            let points = in_unit(decimate::plot_points(pts, lo, hi, columns, flat), unit);
+                            for run in finite_runs(points) {
+                                let line = Line::new(title.clone(), run).color(color).width(width);
+                                plot_ui.line(if dashed {
+                                    line.style(egui_plot::LineStyle::dashed_dense())
+                                } else {
+                                    line
+                                });
+                            }
                         }
                         if let Some(t) = restored {
                             plot_ui.vline(VLine::new("", t).color(egui::Color32::from_gray(200)).width(1.0));
@@ -346,6 +350,23 @@ impl PlotsPanel<'_> {
 /// 1 from 1e-6 up (or for nothing), else `10^⌊log10 largest⌋`.
 fn tiny_unit(largest: f64) -> f64 {
     if largest > 0.0 && largest < 1e-6 { 10f64.powf(largest.log10().floor()) } else { 1.0 }
+}
+
+/// `points` cut where a value is not a number (a series with gaps: the angle
+/// of repose before there is a heap), each run a line of its own: egui's
+/// tessellator refuses a NaN point (a debug build panics on it). Runs of
+/// one point are dropped (no segment to draw).
+fn finite_runs(points: PlotPoints<'_>) -> Vec<PlotPoints<'_>> {
+    let finite = |p: &PlotPoint| p.x.is_finite() && p.y.is_finite();
+    if points.points().iter().all(finite) {
+        return vec![points];
+    }
+    points
+        .points()
+        .split(|p| !finite(p))
+        .filter(|run| run.len() > 1)
+        .map(|run| PlotPoints::Owned(run.to_vec()))
+        .collect()
 }
 
 /// `points` with `y` over `unit`.
