@@ -342,13 +342,16 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
     // A friction well below the push beside it (μ = 0.2 on the incline) is
     // drawn at least two and a half heads long, so its direction reads from
     // the back of a room; its size is in the table and the hover.
+    // In a crowd (a pile, a heap) no such least length: hundreds of arrows
+    // each two and a half heads long hid the heap they stand on.
+    let crowd = frictions.len() > CROWD;
     for (friction, cf) in frictions {
         let inward = -cf.force.perp() / friction;
-        let at = cf.at - inward.normalize_or_zero() * px(6.0);
+        let at = cf.at - inward.normalize_or_zero() * px(if crowd { 2.0 } else { 6.0 });
         let v = cf.force * look.lambda_scale;
-        let shortest = 2.5 * head;
+        let shortest = if crowd { 0.0 } else { 2.5 * head };
         let v = if v.length() < shortest { v.normalize_or_zero() * shortest } else { v };
-        outlined_arrow(g, at, v, head, px(1.0), palette::bevy(palette::FRICTION));
+        outlined_arrow(g, at, v, if crowd { px(5.0) } else { head }, px(1.0), palette::bevy(palette::FRICTION));
     }
 }
 
