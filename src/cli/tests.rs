@@ -153,7 +153,7 @@ fn run_reports_friction_and_painleves_impact() {
     assert_eq!((&rows[0][1], &rows[0][6]), ("foot1", "without collision"));
     let header = csv::Reader::from_path(&steps).unwrap().headers().unwrap().clone();
     assert!(header.iter().any(|h| h == "foot1.friction") && header.iter().any(|h| h == "foot1.slip"));
-    assert_eq!(header.iter().last(), Some("friction_work"));
+    assert_eq!(header.iter().next_back(), Some("friction_work"));
 }
 
 #[test]

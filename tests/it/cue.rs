@@ -218,7 +218,7 @@ fn the_cue_is_put_away_when_a_scene_without_it_opens() {
     let tour = contact_core::scene::tour::load(&tour).unwrap();
     let step = tour.steps.iter().find(|s| s.look.iter().any(|l| l.starts_with("Drag a ball"))).expect("step 7");
     let billiard = step.load().unwrap();
-    assert!(billiard.cue == false && step.scene.ends_with("billiard-corner.ron"), "{}", step.title);
+    assert!(!billiard.cue && step.scene.ends_with("billiard-corner.ron"), "{}", step.title);
     install(&mut app, billiard, true);
     assert!(!app.world().resource::<CueTool>().armed, "{}: a drag pulls a spring", step.title);
 }
