@@ -177,6 +177,24 @@ pub fn apply_actions(world: &mut World) {
                     world.resource_mut::<Status>().say(now, format!("Scheme: {what} (from the next step)"));
                 }
             }
+            LabAction::SetContacts { mu, rolling } => {
+                let Some(mut lab) = world.get_resource_mut::<Lab>() else { continue };
+                let Some(current) = lab.world.model.contact_coefficients() else { continue };
+                let every = current.every(mu, rolling);
+                if every != current {
+                    lab.world.model.set_contact_coefficients(&every);
+                    let scheme = lab.world.settings.scheme;
+                    let rolls = mu > 0.0 && rolling > 0.0;
+                    let note = if rolls && scheme == Scheme::EventDriven {
+                        "; rolling resistance needs time-stepping (Algorithm panel)"
+                    } else {
+                        ""
+                    };
+                    world
+                        .resource_mut::<Status>()
+                        .say(now, format!("Every contact: μ = {mu}, μ_r = {rolling} (from the next step){note}"));
+                }
+            }
             LabAction::Restore(i) => {
                 timeline::restore(world, i);
             }
@@ -210,6 +228,10 @@ pub fn apply_actions(world: &mut World) {
 /// force the user dragged away from the file's value.
 fn kept_on_reset(lab: &Lab) -> String {
     let mut kept = vec![format!("the algorithm ({})", lab.world.settings.algorithm.label())];
+    let contacts = lab.world.model.contact_coefficients();
+    if let Some(c) = contacts.as_ref().filter(|c| Some(*c) != lab.source.world.model.contact_coefficients().as_ref()) {
+        kept.push(format!("every contact's μ = {}, μ_r = {}", c.pair.0, c.pair.1));
+    }
     for (b, src) in lab.world.model.bodies.iter().zip(&lab.source.world.model.bodies) {
         if b.force != src.force {
             kept.push(format!("the force on {} ({:.3}, {:.3}) N", b.name, b.force.x, b.force.y));

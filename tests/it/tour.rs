@@ -152,7 +152,7 @@ fn step_index(title_start: &str) -> usize {
 fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     use contact_lab::app::lab::ConstraintState;
     let tour = contact_core::scene::tour::load(&paper_tour()).unwrap();
-    assert_eq!(tour.steps.len(), 13, "a step was added or removed: give it its checks here");
+    assert_eq!(tour.steps.len(), 14, "a step was added or removed: give it its checks here");
 
     // 1 · Right on the wedge: ÿ = 0 throughout; g2 handled with λ = 1, g1 gone.
     let mut app = run_step_to_its_pause(step_index("1 ·"));
@@ -328,6 +328,22 @@ fn every_claim_of_the_paper_tour_is_on_screen_where_its_step_stops() {
     assert_eq!(said, ["0.3193", "0.8301", "1.2388"], "the times the text gives");
     let speeds: Vec<String> = log.events.iter().take(3).map(|ev| format!("{:.3}", ev.approach_speed[0].1)).collect();
     assert_eq!(speeds, ["3.132", "2.506", "2.005"], "the speeds the text gives");
+
+    // 14 · The heap: at rest from t = 3 s (kinetic energy 0), its angle of
+    // repose 16.9° in the plot from then on and on the view (flanks 15.9°
+    // and 17.8°, the lines `heap_angle` draws), every step exact.
+    let app = run_step_to_its_pause(step_index("14 ·"));
+    let angle = shown(&app, "repose_angle");
+    let rest: Vec<f64> = angle.iter().filter(|p| p.0 >= 3.0).map(|p| p.1).collect();
+    assert!(!rest.is_empty() && rest.iter().all(|a| format!("{a:.1}") == "16.9"), "the angle from 3 s: {rest:?}");
+    let kinetic = shown(&app, "kinetic_energy");
+    assert!(kinetic.iter().filter(|p| p.0 >= 3.0).all(|p| p.1 < 1e-12), "at rest from 3 s");
+    let lab = app.world().resource::<Lab>();
+    let heap = contact_core::heap::heap(&lab.world.model, &lab.world.state).expect("a heap on the view");
+    let flanks: Vec<String> = heap.flanks.iter().map(|f| format!("{:.1}", f.angle)).collect();
+    assert_eq!(flanks, ["15.9", "17.8"], "the flanks the text gives");
+    let worst = shown(&app, "max_violation").iter().map(|p| p.1).fold(0.0, f64::max);
+    assert!(worst < 1e-9, "nothing penetrates: {worst} m");
 }
 
 /// The keys a "what to look at" line asks for, in its order: "Press R, then

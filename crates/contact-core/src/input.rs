@@ -25,6 +25,7 @@
 use nalgebra::Vector2;
 use serde::{Deserialize, Serialize};
 
+use crate::model::Coefficients;
 use crate::settings::Settings;
 use crate::world::{StepReport, World};
 
@@ -110,6 +111,9 @@ pub enum Input {
     Settings(Settings),
     /// The step `h`, in s.
     Dt(f64),
+    /// The generated contacts' friction and rolling resistance
+    /// ([`crate::model::Model::set_contact_coefficients`]).
+    Contacts(Coefficients),
 }
 
 impl Input {
@@ -139,6 +143,7 @@ impl Input {
             }
             Input::Settings(settings) => world.settings = settings.clone(),
             Input::Dt(dt) => *h = *dt,
+            Input::Contacts(c) => world.model.set_contact_coefficients(c),
         }
     }
 }
@@ -215,6 +220,7 @@ pub struct Recorder {
     forces: Vec<(f64, f64)>,
     settings: Option<Settings>,
     h: Option<f64>,
+    contacts: Option<Coefficients>,
 }
 
 impl Recorder {
@@ -227,6 +233,7 @@ impl Recorder {
             forces: world.model.bodies.iter().map(|b| (b.force.x, b.force.y)).collect(),
             settings: Some(world.settings.clone()),
             h: Some(h),
+            contacts: world.model.contact_coefficients(),
         }
     }
 
@@ -242,6 +249,13 @@ impl Recorder {
         if self.settings.as_ref() != Some(&world.settings) {
             log.push(step, Input::Settings(world.settings.clone()));
             self.settings = Some(world.settings.clone());
+        }
+        let contacts = world.model.contact_coefficients();
+        if self.contacts != contacts
+            && let Some(c) = &contacts
+        {
+            log.push(step, Input::Contacts(c.clone()));
+            self.contacts = contacts;
         }
         self.forces.resize(world.model.bodies.len(), (0.0, 0.0));
         for (i, b) in world.model.bodies.iter().enumerate() {

@@ -116,7 +116,7 @@ pub use impulse::ImpulseMode;
 pub use input::{Input, InputLog, Recorder, Replay, Spring};
 pub use kkt::{ContactProblem, KktSolution};
 pub use lanes::{Lane, Method};
-pub use model::{Model, State};
+pub use model::{Coefficients, Model, State};
 pub use settings::{EventSettings, Integrator, Scheme, Settings};
 pub use shapes::Shape;
 pub use sleep::SleepSettings;

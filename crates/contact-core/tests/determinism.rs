@@ -175,7 +175,7 @@ fn a_session_replays_bit_for_bit_from_its_input_log() {
 /// their hashes.
 #[test]
 fn built_in_scene_trajectories_are_pinned() {
-    const PINNED: [(&str, u64); 22] = [
+    const PINNED: [(&str, u64); 23] = [
         ("ball-pile.ron", 0x99c41bb1fd244974),
         ("bead-on-curve.ron", 0xb99f958cda56951d),
         ("billiard-corner.ron", 0x6471a2a15e7c33fa),
@@ -187,6 +187,7 @@ fn built_in_scene_trajectories_are_pinned() {
         ("disc-launch.ron", 0x40eef9c044a6d144),
         ("double-pendulum.ron", 0xc211f3228d7a85ed),
         ("falling-rod.ron", 0xc1385d39cbe7d941),
+        ("heap.ron", 0x2e6e24809ce66c4b),
         ("incline-discs.ron", 0x6b0eb82930b009df),
         ("incline.ron", 0x9c1b92fb80ce0f1a),
         ("ladder-rough.ron", 0xddfd004bb457653c),

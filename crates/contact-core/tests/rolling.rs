@@ -252,3 +252,61 @@ fn random_islands_with_rolling_resistance_meet_the_box_cones_law_by_both_methods
     // Both methods answer (nearly) every island: the law always has an answer here.
     assert!(fixed_point >= 290 && lemke >= 290, "fixed point {fixed_point}, Lemke {lemke} of 300");
 }
+
+/// A live change of every contact's `μ` and `μ_r` (the Algorithm panel's
+/// fields) is logged, and the log replays the run bit for bit; with `μ = 0`
+/// the rows lose their friction and rolling rows at once, new rows too.
+#[test]
+fn a_live_change_of_the_contacts_coefficients_replays_bit_for_bit() {
+    use contact_core::input::{Input, InputLog, Recorder};
+    let load = || {
+        let overrides = contact_core::scene::Overrides { balls: Some(12), proximity: Some(true) };
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/scenes/heap.ron");
+        contact_core::scene::load(std::path::Path::new(path), &overrides).expect("the heap scene")
+    };
+    let scene = load();
+    let (mut w, h) = (scene.world, scene.dt);
+    let mut log = InputLog::default();
+    let mut rec = Recorder::default();
+    let mut hashes = Vec::new();
+    for step in 0..900u64 {
+        if step == 500 {
+            let c = w.model.contact_coefficients().expect("generated contacts");
+            assert_eq!(c.pair, (0.5, 0.3));
+            w.model.set_contact_coefficients(&c.every(0.0, 0.0));
+        }
+        rec.observe(&w, h, &[], &[], &mut log);
+        let r = w.step(h);
+        assert_eq!(r.status, StepStatus::Ok, "step {step}");
+        if step >= 500 {
+            assert!(w.model.constraints.iter().all(|c| c.friction == 0.0 && c.rolling == 0.0), "step {step}");
+        }
+        hashes.push(w.state_hash());
+    }
+    assert_eq!(log.entries.iter().filter(|(_, i)| matches!(i, Input::Contacts(_))).count(), 2, "{:?}", log.entries);
+    let mut again = load().world;
+    let mut replayed = Vec::new();
+    log.replay(&mut again, h, hashes.len() as u64, |w, _| replayed.push(w.state_hash()));
+    assert_eq!(replayed, hashes);
+}
+
+/// The heap scene's claims without the resistance (its description, tour
+/// step 14): poured with `μ_r = 0` the discs roll out to a few degrees,
+/// poured frictionless they spread to one layer; with `μ_r = 0.3` they
+/// stand at 16.9° (`tests/it/tour.rs` checks that one where the tour stops).
+#[test]
+fn the_heap_poured_without_rolling_resistance_or_friction_spreads() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/scenes/heap.ron");
+    for (mu, mu_r, at_most) in [(0.5, 0.0, 5.0), (0.0, 0.0, 1.0)] {
+        let scene = contact_core::scene::load(std::path::Path::new(path), &Default::default()).expect("the heap");
+        let (mut w, h) = (scene.world, scene.dt);
+        let c = w.model.contact_coefficients().expect("generated contacts");
+        w.model.set_contact_coefficients(&c.every(mu, mu_r));
+        for _ in 0..5000 {
+            let r = w.step(h);
+            assert_eq!(r.status, StepStatus::Ok, "μ = {mu}, μ_r = {mu_r}, t = {}", r.t);
+        }
+        let angle = contact_core::heap::repose_angle(&w.model, &w.state).expect("grains on the floor");
+        assert!(angle < at_most, "μ = {mu}, μ_r = {mu_r}: {angle}° at 5 s");
+    }
+}

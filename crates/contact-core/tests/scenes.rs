@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use contact_core::scene::{self, Overrides, Scene, SceneError};
 use contact_core::{Algorithm, ImpulseMode, StepStatus};
 
-const BUILT_IN: [&str; 22] = [
+const BUILT_IN: [&str; 23] = [
     "wedge.ron",
     "wedge-left.ron",
     "billiard-corner.ron",
@@ -15,6 +15,7 @@ const BUILT_IN: [&str; 22] = [
     "ball-pile.ron",
     "ladder.ron",
     "falling-rod.ron",
+    "heap.ron",
     "double-pendulum.ron",
     "box-stack.ron",
     "box-pyramid.ron",

@@ -21,6 +21,12 @@ pub enum LabAction {
     SetAlgorithm(Algorithm),
     /// Event-driven (the paper's) or time-stepping (Moreau–Jean, under Exact).
     SetScheme(contact_core::Scheme),
+    /// Coulomb's `μ` and the rolling resistance `μ_r` of every generated
+    /// contact, between bodies and on every wall (from the next step).
+    SetContacts {
+        mu: f64,
+        rolling: f64,
+    },
     FitView,
     Screenshot,
     /// Restore timeline snapshot `i` (pauses).

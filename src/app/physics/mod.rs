@@ -366,6 +366,10 @@ pub fn step_world(
         // on the entities (restored over the step's in `Writeback`).
         stepped.settings = lab.world.settings.clone();
         stepped.model.bodies.clone_from(&lab.world.model.bodies);
+        let contacts = lab.world.model.contact_coefficients();
+        if let Some(c) = contacts.as_ref().filter(|c| stepped.model.contact_coefficients().as_ref() != Some(*c)) {
+            stepped.model.set_contact_coefficients(c);
+        }
         user.0 = bodies
             .iter()
             .filter_map(|(e, b, c)| {

@@ -56,6 +56,7 @@ pub struct Pace {
     /// What the steps were launched with: a change stops the worker.
     settings: contact_core::Settings,
     bodies: Vec<contact_core::Body>,
+    contacts: Option<contact_core::Coefficients>,
     h: f64,
     /// The flight's cancel flag ([`StepInFlight::cancelled`]): set when the
     /// flight is dropped, and replaced, so a pace whose flight is gone is known.
@@ -93,6 +94,7 @@ impl Pace {
             continuous,
             settings: world.settings.clone(),
             bodies: world.model.bodies.clone(),
+            contacts: world.model.contact_coefficients(),
             h,
         }
     }
@@ -182,7 +184,10 @@ pub fn feed_worker(
     if !pace.of(&in_flight) || !pace.continuous {
         return;
     }
-    let same = pace.h == settings.h && pace.settings == lab.world.settings && pace.bodies == lab.world.model.bodies;
+    let same = pace.h == settings.h
+        && pace.settings == lab.world.settings
+        && pace.bodies == lab.world.model.bodies
+        && pace.contacts == lab.world.model.contact_coefficients();
     let coords = bodies.iter().all(|(b, c)| {
         let now = coords_of(&lab.world, b.index);
         c.q == now.q && c.qd == now.qd

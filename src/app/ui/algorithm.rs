@@ -93,6 +93,7 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             };
             ui.label(RichText::new(text).small().color(color));
         }
+        contact_fields(ui, &lab.world.model, self.actions);
         ui.add_space(4.0);
         let Some(report) = &lab.report else {
             ui.label(RichText::new("no step yet: press Space or →").weak());
@@ -161,5 +162,37 @@ impl AlgorithmSwitcher<'_, '_, '_> {
             }
             ui.end_row();
         });
+    }
+}
+
+/// The generated contacts' `μ` and `μ_r`, live: set on every pair and every
+/// wall at once (a scene without generated contacts has none to set).
+fn contact_fields(ui: &mut egui::Ui, model: &contact_core::Model, actions: &mut Vec<LabAction>) {
+    let Some(c) = model.contact_coefficients() else { return };
+    let (mut mu, mut rolling) = c.pair;
+    let walls_differ = c.walls.iter().any(|w| *w != c.pair);
+    ui.add_space(4.0);
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("every contact:");
+        ui.label("μ").on_hover_text(
+            "Coulomb's friction coefficient of every contact, between bodies and on the walls (0: smooth): \
+             |P_t| ≤ μ P_n",
+        );
+        changed |= ui.add(egui::DragValue::new(&mut mu).speed(0.01).range(0.0..=2.0).max_decimals(3)).changed();
+        ui.label("μ_r").on_hover_text(
+            "rolling resistance of every contact between round bodies (0: they roll freely): a torque up to \
+             μ_r R* P_n, R* = r_a r_b/(r_a + r_b), or r on a wall; needs μ > 0 and time-stepping",
+        );
+        changed |= ui
+            .add_enabled(mu > 0.0, egui::DragValue::new(&mut rolling).speed(0.01).range(0.0..=1.0).max_decimals(3))
+            .changed();
+    });
+    if walls_differ {
+        let walls: Vec<String> = c.walls.iter().map(|(m, r)| format!("{m}/{r}")).collect();
+        ui.label(RichText::new(format!("walls μ/μ_r: {} (a change sets them too)", walls.join(", "))).small().weak());
+    }
+    if changed {
+        actions.push(LabAction::SetContacts { mu, rolling });
     }
 }

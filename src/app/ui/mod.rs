@@ -22,6 +22,7 @@ pub mod decimate;
 pub mod editor;
 pub mod file_dialog;
 pub mod grid;
+pub mod heap_angle;
 pub mod magnifier;
 pub mod overlay;
 pub mod placement;

@@ -1,14 +1,15 @@
 //! Labels on the world view, painted by egui over the Bevy drawing: axis ticks in
 //! metres, wall names, the values of `λ` and `f`, spring forces, the legend of
-//! colours, the scene error banner and the paused mark.
+//! colours, a heap's angle of repose ([`heap_angle`]), the scene error banner
+//! and the paused mark.
 
 use bevy::math::{DVec2, Rect, Vec2};
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
 use contact_core::Geometry;
 
 use super::data::PanelData;
-use super::magnifier;
 use super::placement::{self, bodies_under};
+use super::{heap_angle, magnifier};
 use crate::app::edit::Refusal;
 use crate::app::lab::gizmo::grid_step;
 use crate::app::lab::names::seen_name;
@@ -129,6 +130,10 @@ impl Overlay<'_, '_, '_> {
             scr(at[i] + DVec2::new(-r, r)) + egui::vec2(-4.0, -4.0)
         };
         let mut taken: Vec<egui::Rect> = banner.into_iter().chain(scale_bar).collect();
+        // The heap's angle where it is measured (the heap scene).
+        if draw.labels && heap_angle::wanted(&lab.scene.plots) {
+            taken.extend(heap_angle::paint(&p, world, &scr));
+        }
         if draw.force_arrows {
             for (i, b) in world.model.bodies.iter().enumerate() {
                 if b.is_dynamic() && (b.force.x != 0.0 || b.force.y != 0.0) {

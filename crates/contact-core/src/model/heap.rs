@@ -18,16 +18,43 @@
 //! Frictionless grains spread flat (`α` a few degrees, the top layer's
 //! ripple). Discs that roll freely hold no slope either: poured with
 //! `μ = 0.5` they stand at about 26° while the heap builds and roll out to
-//! 1–2° (`docs/heap-case.ron`); a heap needs rolling resistance.
+//! 1–2°; a heap needs rolling resistance ([`crate::rolling`]): with `μ_r =
+//! 0.3` the 90 discs of `assets/scenes/heap.ron` stand at about 20°.
+//!
+//! [`heap`] gives the flanks' fitted lines too, in the world's coordinates,
+//! for the app to draw over the heap what it measured.
 
 use crate::model::{Model, State};
 
 /// A grain whose centre moves faster than this (m/s) is in flight.
 pub const FLYING: f64 = 0.5;
 
+/// One flank of a heap: its least-squares line from the peak's column to
+/// its foot's, as points of the world `(x, y)`, and its angle in degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Flank {
+    pub peak: (f64, f64),
+    pub foot: (f64, f64),
+    pub angle: f64,
+}
+
+/// A heap as [`heap`] reads it: its angle of repose (degrees, the mean of
+/// its flanks') and the flanks it was measured on (one or two).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heap {
+    pub angle: f64,
+    pub flanks: Vec<Flank>,
+}
+
 /// The angle of repose (degrees) of the round bodies of `model` at `state`,
 /// or `None` while they do not form a heap of at least three columns.
 pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
+    heap(model, state).map(|h| h.angle)
+}
+
+/// The heap of the round bodies of `model` at `state` (module docs), or
+/// `None` while they do not form one of at least three columns.
+pub fn heap(model: &Model, state: &State) -> Option<Heap> {
     let grains: Vec<(f64, f64, f64)> = model
         .bodies
         .iter()
@@ -82,20 +109,36 @@ pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
         }
         out
     };
-    let flanks = [flank(-1), flank(1)];
-    let slopes: Vec<f64> = flanks.iter().filter(|f| f.len() >= 2).map(|f| slope(f).abs()).collect();
-    if slopes.is_empty() || flanks[0].len() + flanks[1].len() < 4 {
+    let sides = [flank(-1), flank(1)];
+    if sides[0].len() + sides[1].len() < 4 {
         return None;
     }
-    Some(slopes.iter().map(|s| s.atan().to_degrees()).sum::<f64>() / slopes.len() as f64)
+    // A column's point in the world: its middle, the top of its highest grain.
+    let world = |(x, y): (f64, f64)| (left + x + 0.5 * width, floor + y);
+    let flanks: Vec<Flank> = sides
+        .iter()
+        .filter(|f| f.len() >= 2)
+        .map(|f| {
+            let (slope, mean) = fit(f);
+            let on_line = |x: f64| (x, mean.1 + slope * (x - mean.0));
+            let (peak, foot) = (f[0].0, f[f.len() - 1].0);
+            Flank { peak: world(on_line(peak)), foot: world(on_line(foot)), angle: slope.abs().atan().to_degrees() }
+        })
+        .collect();
+    if flanks.is_empty() {
+        return None;
+    }
+    let angle = flanks.iter().map(|f| f.angle).sum::<f64>() / flanks.len() as f64;
+    Some(Heap { angle, flanks })
 }
 
-/// The least-squares slope of the points `(x, y)` (at least two, distinct x).
-fn slope(points: &[(f64, f64)]) -> f64 {
+/// The least-squares line through the points `(x, y)` (at least two,
+/// distinct x): its slope, and the points' mean, which it passes through.
+fn fit(points: &[(f64, f64)]) -> (f64, (f64, f64)) {
     let n = points.len() as f64;
     let (mx, my) = points.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
     let (sxy, sxx) = points.iter().fold((0.0, 0.0), |a, p| (a.0 + (p.0 - mx) * (p.1 - my), a.1 + (p.0 - mx).powi(2)));
-    sxy / sxx
+    (sxy / sxx, (mx, my))
 }
 
 #[cfg(test)]
@@ -129,6 +172,15 @@ mod tests {
         let (m, s) = grains(&c, 0.5);
         let a = repose_angle(&m, &s).unwrap();
         assert!((a - 60.0).abs() < 3.0, "triangle: {a}°");
+        // Its flanks' lines, drawn in the world: from the peak's column
+        // (x = 3.5, the top at 6.2) down to each foot's (x = 0.5 or 6.5,
+        // the top at 1), the stepped profile's fit within a grain and a half.
+        let h = heap(&m, &s).unwrap();
+        assert_eq!(h.flanks.len(), 2);
+        for f in &h.flanks {
+            assert!(f.peak.1 > f.foot.1 + 4.0 && (f.peak.0 - 3.5).abs() < 0.6, "{f:?}");
+            assert!((f.foot.0 - 3.5).abs() > 2.4 && f.foot.1 < 2.5, "{f:?}");
+        }
         // One flat layer.
         let flat: Vec<_> = (0..12).map(|k| (k as f64, 0.5)).collect();
         let (m, s) = grains(&flat, 0.5);

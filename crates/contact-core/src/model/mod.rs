@@ -123,6 +123,36 @@ impl Model {
             || self.contacts.as_ref().is_some_and(|g| g.pair_friction > 0.0 || g.walls.iter().any(|w| w.friction > 0.0))
     }
 
+    /// The generated contacts' `(μ, μ_r)`: between bodies, and each wall's
+    /// (`None` without generated contacts).
+    pub fn contact_coefficients(&self) -> Option<Coefficients> {
+        let g = self.contacts.as_ref()?;
+        Some(Coefficients {
+            pair: (g.pair_friction, g.pair_rolling),
+            walls: g.walls.iter().map(|w| (w.friction, w.rolling)).collect(),
+        })
+    }
+
+    /// Sets the generated contacts' `(μ, μ_r)`, those of the rows there now
+    /// as the generator writes them (a live change: the next step takes it).
+    /// Nothing without generated contacts, or with the walls' count wrong.
+    pub fn set_contact_coefficients(&mut self, c: &Coefficients) {
+        let Some(g) = self.contacts.as_mut() else { return };
+        if c.walls.len() != g.walls.len() {
+            return;
+        }
+        (g.pair_friction, g.pair_rolling) = c.pair;
+        for (w, &(mu, mu_r)) in g.walls.iter_mut().zip(&c.walls) {
+            (w.friction, w.rolling) = (mu, mu_r);
+        }
+        let g = self.contacts.as_ref().expect("just set");
+        for (k, key) in g.keys.iter().enumerate() {
+            let row = g.constraint(&self.bodies, *key);
+            let c = &mut self.constraints[g.explicit + k];
+            (c.friction, c.rolling) = (row.friction, row.rolling);
+        }
+    }
+
     /// Whether any row has rolling resistance with its friction, or may have
     /// (a wall or generated pairs with `μ_r > 0` and `μ > 0`).
     pub fn has_rolling(&self) -> bool {
@@ -294,5 +324,20 @@ impl Model {
     /// Velocity of body `b`'s point.
     pub fn velocity(&self, b: usize, state: &State) -> Vector2<f64> {
         self.bodies[b].kinematics(&state.q, &state.qd).v
+    }
+}
+
+/// The coefficients of the generated contacts ([`Model::contact_coefficients`]):
+/// `(μ, μ_r)` between bodies, and each wall's.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Coefficients {
+    pub pair: (f64, f64),
+    pub walls: Vec<(f64, f64)>,
+}
+
+impl Coefficients {
+    /// `(μ, μ_r)` on every contact, between bodies and on every wall.
+    pub fn every(&self, mu: f64, mu_r: f64) -> Coefficients {
+        Coefficients { pair: (mu, mu_r), walls: vec![(mu, mu_r); self.walls.len()] }
     }
 }
