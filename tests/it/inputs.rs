@@ -60,3 +60,40 @@ fn a_session_replays_from_its_input_log() {
     assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
     assert_eq!(world.settings.algorithm, Algorithm::Exact);
 }
+
+/// The Algorithm panel's "every contact" fields on the heap: `μ_r` set to 0
+/// mid-pour reaches every generated row from the next step, is logged (the
+/// core alone replays the run to the same bits), and a reset keeps it and
+/// says so; Shift+R brings the file's back.
+#[test]
+fn every_contacts_mu_r_set_live_is_logged_kept_on_reset_and_replays() {
+    let scene = scene("heap.ron");
+    let mut app = headless(&scene);
+    app.add_plugins(InputsPlugin);
+    run_until(&mut app, 300, |_, _| {});
+    app.world_mut().write_message(LabAction::SetContacts { mu: 0.5, rolling: 0.0 });
+    run_until(&mut app, 450, |_, _| {});
+    {
+        let lab = app.world().resource::<Lab>();
+        let c = lab.world.model.contact_coefficients().expect("the heap's contacts come by proximity");
+        assert_eq!(c, c.every(0.5, 0.0));
+        assert!(lab.world.model.constraints.iter().all(|r| r.rolling == 0.0 && r.friction == 0.5));
+        let log = app.world().resource::<Inputs>().log.clone();
+        // Logged with the step it applies from (the frame's fixed step runs before its actions).
+        let at = log.entries.iter().find(|(_, i)| matches!(i, Input::Contacts(c) if c.pair == (0.5, 0.0)));
+        assert!(at.is_some_and(|(s, _)| (300..=301).contains(s)), "{:?}", log.entries);
+        let mut world = scene.world.clone();
+        log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
+        assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+    }
+    app.world_mut().write_message(LabAction::Reset);
+    app.update();
+    let lab = app.world().resource::<Lab>();
+    assert_eq!(lab.world.model.contact_coefficients().map(|c| c.pair), Some((0.5, 0.0)), "a reset keeps μ_r = 0");
+    let said = app.world().resource::<contact_lab::app::lab::Status>().text.clone();
+    assert!(said.contains("μ_r = 0"), "{said}");
+    app.world_mut().write_message(LabAction::ResetAll);
+    app.update();
+    let lab = app.world().resource::<Lab>();
+    assert_eq!(lab.world.model.contact_coefficients().map(|c| c.pair), Some((0.5, 0.3)), "Shift+R: the file's");
+}

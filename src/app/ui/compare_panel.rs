@@ -100,8 +100,19 @@ impl ComparePanel<'_, '_, '_> {
         let rows = self.rows();
         // Wider than the view's column in a small window: it scrolls sideways.
         egui::ScrollArea::horizontal().show(ui, |ui| self.table(ui, &rows));
-        if let Some(why) = rows.iter().find_map(|r| r.note.as_ref().filter(|n| n.starts_with("diverged"))) {
-            ui.label(RichText::new(format!("⚠ a lane {why}")).small().color(egui::Color32::from_rgb(240, 170, 40)));
+        // A lane that diverged or stopped (an unsolved step: the heap's
+        // rolling resistance under the paper's scheme) says why, once per cause.
+        let mut said: Vec<&str> = Vec::new();
+        for r in &rows {
+            let Some(why) = r.note.as_deref() else { continue };
+            if said.contains(&why) {
+                continue;
+            }
+            said.push(why);
+            let lanes: Vec<&str> =
+                rows.iter().filter(|o| o.note.as_deref() == Some(why)).map(|o| o.method.label()).collect();
+            let text = format!("⚠ {} {why}", lanes.join(", "));
+            ui.label(RichText::new(text).small().color(egui::Color32::from_rgb(240, 170, 40)));
         }
     }
 
