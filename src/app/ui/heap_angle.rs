@@ -17,11 +17,13 @@ pub fn wanted(plots: &[PlotPreset]) -> bool {
     plots.iter().any(|p| p.series.iter().any(|s| s == "repose_angle"))
 }
 
-/// Paints the flanks' lines and the angle over the heap of `world`, if
-/// there is one (`scr`: world to screen points); returns where the label
-/// went, for the labels after it to keep clear.
+/// Paints the flanks' lines and the angle over the heap of `world`, once
+/// every grain rests in it (while it pours, the first plot follows the
+/// angle: a label over the falling stream hid its grains); `scr`: world to
+/// screen points. Returns where the label went, for the labels after it to
+/// keep clear.
 pub fn paint(p: &egui::Painter, world: &World, scr: &dyn Fn(DVec2) -> Pos2) -> Option<egui::Rect> {
-    let heap = contact_core::heap::heap(&world.model, &world.state)?;
+    let heap = contact_core::heap::heap(&world.model, &world.state).filter(|h| h.apart == 0)?;
     let stroke = Stroke::new(2.0, COLOR);
     let mut top = Pos2::new(f32::INFINITY, f32::INFINITY);
     for f in &heap.flanks {

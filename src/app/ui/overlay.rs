@@ -225,8 +225,12 @@ impl Overlay<'_, '_, '_> {
             });
         let inset = magnified.as_ref().map(|(at, _)| at.frame.expand(6.0));
         taken.extend(inset);
+        // What hides a body: the presenter's banner, the magnifier, a window,
+        // and the method and clock's line along the top (a stream poured
+        // from above passes under it).
         let covered_at = |s: Pos2| {
-            banner.is_some_and(|b| b.contains(s))
+            (draw.labels && clock.contains(s))
+                || banner.is_some_and(|b| b.contains(s))
                 || inset.is_some_and(|r| r.contains(s))
                 || ctx.layer_id_at(s).is_some_and(|l| l.order != egui::Order::Background)
         };

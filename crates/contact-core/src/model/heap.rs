@@ -5,8 +5,10 @@
 //! discs that roll, lower). It is measured as one reads it off a picture:
 //!
 //! * the grains are the dynamic bodies with a radius that are not flying
-//!   (the centre's speed below [`FLYING`]; a poured grain in the air is not
-//!   part of the heap yet);
+//!   (the centre's speed below [`FLYING`]) and that rest on the floor, the
+//!   lowest grain's bottom, or on a grain that does, within [`TOUCH`] of
+//!   the mean radius (a poured grain in the air is not part of the heap
+//!   yet, nor is a column of grains at the top of its fall);
 //! * the heap's profile is the top `y + r` of the highest grain in each
 //!   column of width `2 r̄` (`r̄` the mean radius), from the floor `min (y − r)`;
 //! * the heap is the run of non-empty columns on either side of the
@@ -29,6 +31,11 @@ use crate::model::{Model, State};
 /// A grain whose centre moves faster than this (m/s) is in flight.
 pub const FLYING: f64 = 0.5;
 
+/// Two grains touch (or a grain the floor) within this part of the mean
+/// radius: a heap at rest has gaps of 1e-11 m; grains poured 5 mm apart,
+/// a sixth of a radius of 3 cm, do not.
+pub const TOUCH: f64 = 0.02;
+
 /// One flank of a heap: its least-squares line from the peak's column to
 /// its foot's, as points of the world `(x, y)`, and its angle in degrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +51,8 @@ pub struct Flank {
 pub struct Heap {
     pub angle: f64,
     pub flanks: Vec<Flank>,
+    /// Round bodies not in it: in flight, or resting on nothing that rests.
+    pub apart: usize,
 }
 
 /// The angle of repose (degrees) of the round bodies of `model` at `state`,
@@ -55,21 +64,38 @@ pub fn repose_angle(model: &Model, state: &State) -> Option<f64> {
 /// The heap of the round bodies of `model` at `state` (module docs), or
 /// `None` while they do not form one of at least three columns.
 pub fn heap(model: &Model, state: &State) -> Option<Heap> {
-    let grains: Vec<(f64, f64, f64)> = model
-        .bodies
+    let round: Vec<_> = model.bodies.iter().filter(|b| b.is_dynamic() && b.radius > 0.0 && b.dofs() >= 2).collect();
+    let slow: Vec<(f64, f64, f64)> = round
         .iter()
-        .filter(|b| b.is_dynamic() && b.radius > 0.0 && b.dofs() >= 2)
         .filter(|b| {
             let o = b.offset;
             state.qd[o].hypot(state.qd[o + 1]) < FLYING
         })
         .map(|b| (state.q[b.offset], state.q[b.offset + 1], b.radius))
         .collect();
+    if slow.len() < 3 {
+        return None;
+    }
+    let width = 2.0 * slow.iter().map(|g| g.2).sum::<f64>() / slow.len() as f64;
+    let floor = slow.iter().map(|g| g.1 - g.2).fold(f64::INFINITY, f64::min);
+    // The grains resting on the floor, then on those, and so on.
+    let tol = TOUCH * 0.5 * width;
+    let mut resting: Vec<bool> = slow.iter().map(|g| g.1 - g.2 - floor <= tol).collect();
+    let mut queue: Vec<usize> = (0..slow.len()).filter(|&i| resting[i]).collect();
+    while let Some(i) = queue.pop() {
+        let a = slow[i];
+        for (j, b) in slow.iter().enumerate() {
+            if !resting[j] && (a.0 - b.0).hypot(a.1 - b.1) <= a.2 + b.2 + tol {
+                resting[j] = true;
+                queue.push(j);
+            }
+        }
+    }
+    let grains: Vec<(f64, f64, f64)> = slow.iter().zip(&resting).filter(|(_, r)| **r).map(|(g, _)| *g).collect();
     if grains.len() < 3 {
         return None;
     }
-    let width = 2.0 * grains.iter().map(|g| g.2).sum::<f64>() / grains.len() as f64;
-    let floor = grains.iter().map(|g| g.1 - g.2).fold(f64::INFINITY, f64::min);
+    let apart = round.len() - grains.len();
     let left = grains.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
     let right = grains.iter().map(|g| g.0).fold(f64::NEG_INFINITY, f64::max);
     let columns = (((right - left) / width).floor() as usize + 1).min(100_000);
@@ -129,7 +155,7 @@ pub fn heap(model: &Model, state: &State) -> Option<Heap> {
         return None;
     }
     let angle = flanks.iter().map(|f| f.angle).sum::<f64>() / flanks.len() as f64;
-    Some(Heap { angle, flanks })
+    Some(Heap { angle, flanks, apart })
 }
 
 /// The least-squares line through the points `(x, y)` (at least two,
@@ -194,6 +220,15 @@ mod tests {
         let n = s.qd.len();
         s.qd[n - 1] = -3.0;
         assert!(repose_angle(&m, &s).unwrap() < 1e-9);
+        assert_eq!(heap(&m, &s).unwrap().apart, 1, "the one in flight");
+        // A column at the top of its fall, 5 mm gaps between grains of
+        // 3 cm, over a layer: not in the heap (its lowest grain is not
+        // either, 1 cm above the layer).
+        let mut poured: Vec<(f64, f64)> = (0..12).map(|k| (0.06 * k as f64, 0.03)).collect();
+        poured.extend((0..10).map(|k| (0.33, 0.13 + 0.065 * k as f64)));
+        let (m, s) = grains(&poured, 0.03);
+        let h = heap(&m, &s).unwrap();
+        assert!(h.apart == 10 && h.angle < 1e-9, "{h:?}");
         // Two grains are no heap.
         let (m, s) = grains(&[(0.0, 0.5), (1.0, 0.5)], 0.5);
         assert_eq!(repose_angle(&m, &s), None);

@@ -44,6 +44,14 @@
 //! method (Walker & Ni 2011; depth [`DEPTH`]): the plain iteration contracts
 //! at about `3μ²` for a disc that slides, and diverges past `μ ≈ 0.58`.
 //!
+//! **Rolling resistance** ([`crate::rolling`]): a contact with a rolling
+//! row `m` and `μ_r` has the box cone's four edges `n ± μ t ± μ_r m` and the
+//! shift `G = μ |t·v⁺| + μ_r |m·v⁺|` ([`crate::cone_edges`]); the iteration
+//! is the same. What follows a stall there is Newton's method on the held
+//! edges ([`status_newton`], at any size) and Lemke's method on
+//! Anitescu–Potra's problem, after [`LEMKE_AFTER_ROLLING`] evaluations; the
+//! rescues below work on two edges a contact and are not tried.
+//!
 //! **Where it stalls.** `G` is piecewise affine. On a pile the iteration
 //! can stop improving: at a status on the edge between stick and slip (a
 //! contact whose slip follows its own shift one for one, `G(s) − s`

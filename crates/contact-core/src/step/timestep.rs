@@ -84,7 +84,9 @@
 //! **Friction's work** is each tangential impulse on its row's mean speed
 //! over the step, `−P_t J_t (v_free + q̇⁺)/2`: with the normal rows' shares
 //! it sums to the change of kinetic energy exactly (the end speed alone
-//! missed `½ P_t² A_tt` a step).
+//! missed `½ P_t² A_tt` a step). Rolling resistance's rows ([`crate::rolling`],
+//! solved with friction on the box cone) add theirs the same way, `−P_m J_m
+//! (v_free + q̇⁺)/2`, to the same sum.
 //!
 //! **Where Newton's targets have no answer.** On a hyperstatic set they can
 //! ask what no velocity gives (a box struck into a corner: four rebound
