@@ -67,13 +67,19 @@ pub(super) fn opt(label: &'static str, v: Option<f64>, hint: &'static str) -> Fi
     Field { label, value: v.map_or(String::new(), short), hint }
 }
 
+/// A rolling resistance `μ_r`, blank when 0 (the bodies roll freely).
+pub(super) fn rolling(label: &'static str, v: f64) -> Field {
+    blank_at_zero(label, v, "blank: rolls freely (μ_r; needs μ > 0 and time-stepping)")
+}
+
 /// Coulomb's `μ`, blank when 0 (frictionless; only the Exact solver uses it).
 pub(super) fn mu(label: &'static str, v: f64) -> Field {
-    Field {
-        label,
-        value: if v == 0.0 { String::new() } else { short(v) },
-        hint: "blank: frictionless (Coulomb's μ; Exact only)",
-    }
+    blank_at_zero(label, v, "blank: frictionless (Coulomb's μ; Exact only)")
+}
+
+/// A coefficient shown blank when 0, `hint` saying what blank means.
+fn blank_at_zero(label: &'static str, v: f64, hint: &'static str) -> Field {
+    Field { label, value: if v == 0.0 { String::new() } else { short(v) }, hint }
 }
 
 pub(super) fn text(label: &'static str, v: &str) -> Field {

@@ -4,7 +4,7 @@
 
 use contact_core::scene::schema::SceneFile;
 
-use super::{Field, SceneDoc, Typed, mu, num, opt, text};
+use super::{Field, SceneDoc, Typed, mu, num, opt, rolling, text};
 
 /// The scene's own fields (the solver's most used among them).
 pub fn scene_fields(doc: &SceneDoc) -> Vec<Field> {
@@ -20,6 +20,7 @@ pub fn scene_fields(doc: &SceneDoc) -> Vec<Field> {
         num("solver.restitution", f.solver.restitution),
         opt("ball_pair_restitution", f.ball_pair_restitution, "blank: the solver's"),
         mu("pair_friction", f.pair_friction),
+        rolling("pair_rolling", f.pair_rolling),
         opt("solver.start_tolerance", f.solver.start_tolerance, "blank: 1e-9 length units"),
     ]
 }
@@ -51,6 +52,7 @@ pub(super) fn set(f: &mut SceneFile, label: &str, v: &Typed) -> Result<(), Strin
         "solver.restitution" => f.solver.restitution = v.number()?,
         "ball_pair_restitution" => f.ball_pair_restitution = v.optional()?,
         "pair_friction" => f.pair_friction = v.mu()?,
+        "pair_rolling" => f.pair_rolling = v.mu()?,
         "solver.start_tolerance" => f.solver.start_tolerance = v.optional()?,
         "solver.units.length" => f.solver.units.length = v.number()?,
         "solver.units.time" => f.solver.units.time = v.number()?,

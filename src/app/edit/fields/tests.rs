@@ -208,3 +208,22 @@ fn numbers_are_shown_to_six_significant_digits() {
         assert_eq!(short(v), shown, "{v}");
     }
 }
+
+/// The heap's rolling resistance in the inspector: between bodies and on a
+/// wall, the scene loads with what was typed; on a smooth wall the load
+/// refuses it and names the field.
+#[test]
+fn rolling_resistance_is_set_in_the_inspector_and_refused_on_a_smooth_wall() {
+    let d = scene("heap");
+    let next = with_field(&d, None, "pair_rolling", "0.5").unwrap();
+    let floor = Item::Wall("floor".into());
+    let next = with_field(&next, Some(&floor), "rolling", "").unwrap();
+    let loaded = next.check("edited").unwrap_or_else(|e| panic!("{e}"));
+    let c = loaded.world.model.contact_coefficients().expect("the heap's contacts");
+    assert_eq!(c.pair, (0.5, 0.5));
+    assert_eq!(c.walls[0], (0.5, 0.0), "the floor's μ_r blank: 0");
+    let smooth = with_field(&next, Some(&floor), "friction", "").unwrap();
+    let smooth = with_field(&smooth, Some(&floor), "rolling", "0.2").unwrap();
+    let e = smooth.check("edited").unwrap_err();
+    assert!(e.to_string().contains("walls[0].rolling"), "{e}");
+}

@@ -1,9 +1,9 @@
-//! A wall's fields: its line (`normal`, `offset`), its restitution and its
-//! friction.
+//! A wall's fields: its line (`normal`, `offset`), its restitution, its
+//! friction and its rolling resistance.
 
 use contact_core::scene::SceneDoc;
 
-use super::{Field, SOLVERS_E, Typed, mu, num, opt, text};
+use super::{Field, SOLVERS_E, Typed, mu, num, opt, rolling, text};
 
 /// Wall `name`'s fields, and its kind.
 pub(super) fn fields(doc: &SceneDoc, name: &str) -> Option<(&'static str, Vec<Field>)> {
@@ -15,6 +15,7 @@ pub(super) fn fields(doc: &SceneDoc, name: &str) -> Option<(&'static str, Vec<Fi
         num("offset", w.offset),
         opt("restitution", w.restitution, SOLVERS_E),
         mu("friction", w.friction),
+        rolling("rolling", w.rolling),
     ];
     Some(("wall", fields))
 }
@@ -28,6 +29,7 @@ pub(super) fn set(next: &mut SceneDoc, wall: &str, label: &str, v: &Typed) -> Re
         "offset" => w.offset = v.number()?,
         "restitution" => w.restitution = v.optional()?,
         "friction" => w.friction = v.mu()?,
+        "rolling" => w.rolling = v.mu()?,
         _ => return Err(v.bad()),
     }
     Ok(())
