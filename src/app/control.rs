@@ -192,7 +192,7 @@ pub fn apply_actions(world: &mut World) {
                     };
                     world
                         .resource_mut::<Status>()
-                        .say(now, format!("Every contact: μ = {mu}, μ_r = {rolling} (from the next step){note}"));
+                        .say(now, format!("Every contact: μ = {mu:.3}, μ_r = {rolling:.3} (from the next step){note}"));
                 }
             }
             LabAction::Restore(i) => {
@@ -230,7 +230,7 @@ fn kept_on_reset(lab: &Lab) -> String {
     let mut kept = vec![format!("the algorithm ({})", lab.world.settings.algorithm.label())];
     let contacts = lab.world.model.contact_coefficients();
     if let Some(c) = contacts.as_ref().filter(|c| Some(*c) != lab.source.world.model.contact_coefficients().as_ref()) {
-        kept.push(format!("every contact's μ = {}, μ_r = {}", c.pair.0, c.pair.1));
+        kept.push(format!("every contact's μ = {:.3}, μ_r = {:.3}", c.pair.0, c.pair.1));
     }
     for (b, src) in lab.world.model.bodies.iter().zip(&lab.source.world.model.bodies) {
         if b.force != src.force {
