@@ -5,7 +5,7 @@
 //! the heap's surface and reads the number off the view.
 
 use bevy::math::DVec2;
-use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Stroke};
+use bevy_egui::egui::{self, Align2, Color32, Pos2, Stroke};
 use contact_core::World;
 use contact_core::scene::PlotPreset;
 
@@ -35,16 +35,5 @@ pub fn paint(p: &egui::Painter, world: &World, scr: &dyn Fn(DVec2) -> Pos2) -> O
     }
     let flanks: Vec<String> = heap.flanks.iter().map(|f| format!("{:.1}°", f.angle)).collect();
     let text = format!("angle of repose {:.1}°  (flanks {})", heap.angle, flanks.join(", "));
-    let galley = p.layout_no_wrap(text, FontId::proportional(15.0), COLOR);
-    let at = top - egui::vec2(0.0, 14.0);
-    let rect = Align2::CENTER_BOTTOM.anchor_size(at, galley.size()).expand2(egui::vec2(4.0, 2.0));
-    let clip = p.clip_rect().shrink(2.0);
-    let shift = egui::vec2(
-        (clip.min.x - rect.min.x).max(0.0) + (clip.max.x - rect.max.x).min(0.0),
-        (clip.min.y - rect.min.y).max(0.0) + (clip.max.y - rect.max.y).min(0.0),
-    );
-    let rect = rect.translate(shift);
-    p.rect_filled(rect, 3.0, Color32::from_black_alpha(170));
-    p.galley(rect.min + egui::vec2(4.0, 2.0), galley, COLOR);
-    Some(rect)
+    super::label::label(p, top - egui::vec2(0.0, 14.0), Align2::CENTER_BOTTOM, &text, 15.0, COLOR)
 }

@@ -23,6 +23,7 @@ pub mod editor;
 pub mod file_dialog;
 pub mod grid;
 pub mod heap_angle;
+pub mod label;
 pub mod magnifier;
 pub mod overlay;
 pub mod placement;

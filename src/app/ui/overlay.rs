@@ -8,6 +8,7 @@ use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2};
 use contact_core::Geometry;
 
 use super::data::PanelData;
+use super::label::label;
 use super::placement::{self, bodies_under};
 use super::{heap_angle, magnifier};
 use crate::app::edit::Refusal;
@@ -63,25 +64,6 @@ fn stacked(placed: &[egui::Rect], r: egui::Rect, floor: f32) -> f32 {
 fn clamp_into(rect: egui::Rect, at: Pos2) -> Pos2 {
     let axis = |v: f32, lo: f32, hi: f32| if lo <= hi { v.clamp(lo, hi) } else { 0.5 * (lo + hi) };
     Pos2::new(axis(at.x, rect.min.x, rect.max.x), axis(at.y, rect.min.y, rect.max.y))
-}
-
-/// Text with a dark halo so it reads over anything.
-fn label(p: &egui::Painter, at: Pos2, anchor: Align2, text: &str, size: f32, color: Color32) {
-    let font = FontId::proportional(size);
-    let galley = p.layout_no_wrap(text.to_string(), font, color);
-    let clip = p.clip_rect().shrink(2.0);
-    // What it labels is off the view: no label (near the edge, it is pushed inside).
-    if !clip.expand(24.0).contains(at) {
-        return;
-    }
-    let mut rect = anchor.anchor_size(at, galley.size()).expand2(egui::vec2(3.0, 1.0));
-    let shift = egui::vec2(
-        (clip.min.x - rect.min.x).max(0.0) + (clip.max.x - rect.max.x).min(0.0),
-        (clip.min.y - rect.min.y).max(0.0) + (clip.max.y - rect.max.y).min(0.0),
-    );
-    rect = rect.translate(shift);
-    p.rect_filled(rect, 3.0, Color32::from_black_alpha(150));
-    p.galley(rect.min + egui::vec2(3.0, 1.0), galley, color);
 }
 
 impl Overlay<'_, '_, '_> {

@@ -35,18 +35,26 @@
 use crate::body::Body;
 use crate::constraint::{Constraint, Geometry, RowEval, SparseRow};
 
+/// The bodies a contact `c` rolls between: `a`, the other one if any (a
+/// wall has none), and whether `a` rolls on a flat (a wall, an edge of the
+/// other) rather than on the other's round surface. `None` for rows that
+/// are not such contacts.
+fn between(c: &Constraint) -> Option<(usize, Option<usize>, bool)> {
+    match c.geometry {
+        Geometry::HalfPlane { body, .. } => Some((body, None, true)),
+        Geometry::Contact { a, b } => Some((a, Some(b), false)),
+        // A disc on an edge rolls on a flat.
+        Geometry::CornerEdge { a, b, .. } => Some((a, Some(b), true)),
+        _ => None,
+    }
+}
+
 /// The rolling radius `R*` of contact `c`, `None` where it has none (not
 /// a contact, or no body of it is round).
 pub fn rolling_radius(c: &Constraint, bodies: &[Body]) -> Option<f64> {
-    let (a, b) = match c.geometry {
-        Geometry::HalfPlane { body, .. } => (body, None),
-        Geometry::Contact { a, b } => (a, Some(b)),
-        // A disc on an edge rolls on a flat.
-        Geometry::CornerEdge { a, .. } => (a, None),
-        _ => return None,
-    };
+    let (a, b, flat) = between(c)?;
     let ra = bodies[a].radius;
-    match b.map(|b| bodies[b].radius) {
+    match b.filter(|_| !flat).map(|b| bodies[b].radius) {
         Some(rb) if ra > 0.0 && rb > 0.0 => Some(ra * rb / (ra + rb)),
         None if ra > 0.0 => Some(ra),
         _ => None,
@@ -61,11 +69,7 @@ pub fn rolling_row(c: &Constraint, bodies: &[Body], qd: &[f64]) -> Option<RowEva
         return None;
     }
     let radius = rolling_radius(c, bodies)?;
-    let (a, b) = match c.geometry {
-        Geometry::HalfPlane { body, .. } => (body, None),
-        Geometry::Contact { a, b } | Geometry::CornerEdge { a, b, .. } => (a, Some(b)),
-        _ => return None,
-    };
+    let (a, b, _) = between(c)?;
     let mut row = SparseRow::default();
     if let Some(col) = bodies[a].angle_column() {
         row.push(col, radius);

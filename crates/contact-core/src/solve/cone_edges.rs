@@ -39,6 +39,13 @@ impl Rows<'_> {
     pub fn rolls(&self) -> bool {
         self.roll.iter().any(Option::is_some)
     }
+
+    /// De Saxcé's shift of normal row `i` at the velocity `v`, `μ |t·v| +
+    /// μ_r |m·v|` (0 without friction).
+    pub fn shift(&self, i: usize, v: &[f64]) -> f64 {
+        let Some((t, mu)) = self.tangent[i] else { return 0.0 };
+        mu * t.dot(v).abs() + self.roll[i].map_or(0.0, |(m, mu_r)| mu_r * m.dot(v).abs())
+    }
 }
 
 /// One edge: its normal row, `+1`, `−1` for the cone's edges, `0` for a
@@ -55,14 +62,12 @@ pub struct Edge {
 }
 
 impl Edge {
-    /// The edge's impulse for a contact's `(P_n, P_t, P_m)` inside its cone:
-    /// `P_n/2 (1 + s_t x)`, times `(1 + s_m y)/2` with rolling, where `x =
-    /// P_t/(μ P_n)`, `y = P_m/(μ_r P_n)`: the edges sum back to the impulse
-    /// (a point of the rectangle as the mean of its corners, weighted).
+    /// The impulse of this edge of a contact with friction (`sign ≠ 0`) for
+    /// its `(P_n, P_t, P_m)` inside its cone: `P_n/2 (1 + s_t x)`, times
+    /// `(1 + s_m y)/2` with rolling, where `x = P_t/(μ P_n)`, `y = P_m/(μ_r
+    /// P_n)`: the edges sum back to the impulse (a point of the rectangle as
+    /// the mean of its corners, weighted).
     pub fn share(&self, pn: f64, pt: f64, pm: f64) -> f64 {
-        if self.sign == 0.0 {
-            return pn;
-        }
         let along = 0.5 * (pn + self.sign * pt / self.mu);
         if self.roll == 0.0 || pn <= 0.0 {
             return along;

@@ -309,15 +309,7 @@ pub fn solve(
         base.iter().zip(&edge).map(|(b, e)| -(b + if e.sign == 0.0 { 0.0 } else { s[slot[e.row]] })).collect()
     };
     let velocity = |pi: &[f64]| velocity(&sparse, minv, vfree, pi);
-    let shift = |v: &[f64]| -> Vec<f64> {
-        contacts
-            .iter()
-            .map(|&i| {
-                let (t, mu) = rows.tangent[i].expect("a friction contact");
-                mu * t.dot(v).abs() + rows.roll[i].map_or(0.0, |(m, mu_r)| mu_r * m.dot(v).abs())
-            })
-            .collect()
-    };
+    let shift = |v: &[f64]| -> Vec<f64> { contacts.iter().map(|&i| rows.shift(i, v)).collect() };
     // The contract on (1) with the answer's own shift, and whether it holds.
     let ratio_of = |p: &[f64]| lcp::contract_ratio_above(&graph, &rhs(&shift(&velocity(p))), neq, p, floor);
     let meets = |p: &[f64]| ratio_of(p) <= 1.0;
@@ -623,8 +615,10 @@ fn sparse_lemke(
     let problem = anitescu_potra::Problem::new(rows, minv, vfree, c)?;
     let answer = problem.solve().ok()?;
     let p = edge_impulses(edge, |row| (answer.normal[row], answer.tangent[row], answer.roll[row]));
-    if meets(&p) || rows.rolls() {
-        return Some(p).filter(|p| meets(p));
+    // With rolling resistance `polish` does not apply: the walk's answer or none.
+    let met = meets(&p);
+    if met || rows.rolls() {
+        return met.then_some(p);
     }
     polish(rows, sparse, edge, minv, vfree, c, &p, POLISH_ROUNDS, meets).filter(|p| meets(p))
 }
@@ -667,25 +661,22 @@ fn held_edges(n: usize, neq: usize, edge: &[Edge], pi: &[f64], held: &[bool]) ->
 }
 
 /// The statuses the edges hold (off, on, stick: both edges, slip: one),
-/// per normal row; `slot[i]` is `usize::MAX` on a row without friction.
+/// per normal row of two edges at most ([`held_edges`] read as
+/// [`crate::coulomb::Mode`]s); `slot[i]` is `usize::MAX` on a row without
+/// friction.
 fn statuses(neq: usize, slot: &[usize], edge: &[Edge], pi: &[f64], held: &[bool]) -> Vec<Mode> {
-    let n = slot.len();
-    let mut on = vec![[false; 2]; n];
-    for ((e, p), h) in edge.iter().zip(pi).zip(held) {
-        if *h && (*p > 0.0 || e.row < neq) {
-            on[e.row][usize::from(e.sign < 0.0)] = true;
-        }
-    }
-    (0..n)
-        .map(|i| match (i < neq, slot[i] != usize::MAX, on[i]) {
+    held_edges(slot.len(), neq, edge, pi, held)
+        .into_iter()
+        .enumerate()
+        .map(|(i, mask)| match (i < neq, slot[i] != usize::MAX, mask) {
             (true, _, _) => Mode::On,
-            (false, false, [true, _]) => Mode::On,
-            (false, false, [false, _]) => Mode::Off,
-            (false, true, [true, true]) => Mode::Stick,
-            // The `+` edge pushes along `+t`: the slip is along `−t`.
-            (false, true, [true, false]) => Mode::Slip(-1.0),
-            (false, true, [false, true]) => Mode::Slip(1.0),
-            (false, true, [false, false]) => Mode::Off,
+            (false, false, 0) => Mode::Off,
+            (false, false, _) => Mode::On,
+            (false, true, 3) => Mode::Stick,
+            // The `+` edge (bit 0) pushes along `+t`: the slip is along `−t`.
+            (false, true, 1) => Mode::Slip(-1.0),
+            (false, true, 2) => Mode::Slip(1.0),
+            (false, true, _) => Mode::Off,
         })
         .collect()
 }

@@ -136,28 +136,32 @@ pub fn solve(
         }
         // The equation's row of each held edge (module docs): `r_e` where
         // the contact sticks, `n` where it slides, and with rolling
-        // resistance `n` with the terms of what sticks.
-        let rolled: Vec<Option<SparseRow>> = set
-            .iter()
-            .map(|&e| {
-                let ed = edge[e];
-                let (t_sticks, m_sticks) = stick[ed.row];
-                (ed.roll != 0.0 && !(t_sticks && m_sticks)).then(|| {
-                    let mut r = *rows.normal[ed.row];
-                    let (t, m) = (rows.tangent[ed.row], rows.roll[ed.row]);
-                    if let Some((t, _)) = t.filter(|_| t_sticks) {
-                        t.entries().iter().for_each(|(j, x)| r.push(*j, ed.sign * ed.mu * x));
-                    }
-                    if let Some((m, _)) = m.filter(|_| m_sticks) {
-                        m.entries().iter().for_each(|(j, x)| r.push(*j, ed.roll * ed.mu_r * x));
-                    }
-                    r
+        // resistance `n` with the terms of what sticks (built only on an
+        // island that has any).
+        let rolled: Vec<Option<SparseRow>> = if !rows.rolls() {
+            Vec::new()
+        } else {
+            set.iter()
+                .map(|&e| {
+                    let ed = edge[e];
+                    let (t_sticks, m_sticks) = stick[ed.row];
+                    (ed.roll != 0.0 && !(t_sticks && m_sticks)).then(|| {
+                        let mut r = *rows.normal[ed.row];
+                        let (t, m) = (rows.tangent[ed.row], rows.roll[ed.row]);
+                        if let Some((t, _)) = t.filter(|_| t_sticks) {
+                            t.entries().iter().for_each(|(j, x)| r.push(*j, ed.sign * ed.mu * x));
+                        }
+                        if let Some((m, _)) = m.filter(|_| m_sticks) {
+                            m.entries().iter().for_each(|(j, x)| r.push(*j, ed.roll * ed.mu_r * x));
+                        }
+                        r
+                    })
                 })
-            })
-            .collect();
+                .collect()
+        };
         let eq_row = |k: usize, e: usize| {
             let row = edge[e].row;
-            match &rolled[k] {
+            match rolled.get(k).and_then(Option::as_ref) {
                 Some(r) => r,
                 None if edge[e].sign != 0.0 && !stick[row].0 => rows.normal[row],
                 None => &sparse[e],

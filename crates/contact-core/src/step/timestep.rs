@@ -557,13 +557,7 @@ fn solve_rows(
         let local = |x: &[f64]| -> Vec<f64> { rows.iter().map(|&k| x.get(k).copied().unwrap_or(0.0)).collect() };
         let c: Vec<f64> = rows.iter().map(|&k| targets[k].0).collect();
         // The shift at the step's start, `μ |u_t| + μ_r |u_m|`.
-        let slip0: Vec<f64> = rows
-            .iter()
-            .map(|&k| {
-                let slide = problem.tangents[k].as_ref().map_or(0.0, |t| problem.mu[k] * t.row.dot(warm.qd).abs());
-                slide + problem.rolling[k].as_ref().map_or(0.0, |r| problem.mu_r[k] * r.row.dot(warm.qd).abs())
-            })
-            .collect();
+        let slip0: Vec<f64> = (0..rows.len()).map(|i| edges.shift(i, warm.qd)).collect();
         let (normal, tangent, roll) = (local(warm.normal), local(warm.tangent), local(warm.roll));
         let answer = cone_fixed_point::solve_islands(
             &edges,
