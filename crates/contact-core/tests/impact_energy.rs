@@ -6,7 +6,9 @@
 //! energy is the guard's own test: `KE(q̇⁺) ≤ KE(v_free)`. And random piles
 //! of discs with friction: every step meets its contract (none `Unsolved`),
 //! nothing penetrates, and a pile's total energy never rises, whatever its
-//! `e` (the step's own test: `½‖q̇⁺‖²_M − h fᵀq̇⁺ ≤ ½‖q̇‖²_M`).
+//! `e` (the step's own test: `½‖q̇⁺‖²_M − h fᵀq̇⁺ ≤ ½‖q̇‖²_M`); and random
+//! stacks of boxes the same (corners on edges, tilted, thrown, a disc on
+//! top), so that 10⁴ random frictional steps come from piles and stacks each.
 
 use contact_core::scene::{Overrides, parse};
 use contact_core::testing::Lcg;
@@ -123,6 +125,70 @@ fn random_piles_with_friction_meet_their_contract_every_step() {
     let mut steps = 0;
     while steps < 10_000 {
         let (text, e) = pile(&mut rng);
+        let mut w = world(&text);
+        let mut energy = w.model.total_energy(&w.state);
+        for step in 0..500 {
+            let r = w.step(1e-3);
+            assert_eq!(r.status, StepStatus::Ok, "step {step}:\n{text}");
+            assert!(r.max_violation <= 1e-9, "step {step}: penetration {:e} m\n{text}", r.max_violation);
+            assert!(r.total_energy <= energy + 1e-9, "step {step}, e = {e}: {energy} J → {} J\n{text}", r.total_energy);
+            energy = r.total_energy;
+        }
+        steps += 500;
+    }
+}
+
+/// A stack of `n` boxes of random sizes and masses, each over the one below
+/// with a random offset, tilt and gap, some thrown sideways or spinning,
+/// with random `μ` and `e`, between two walls; a disc dropped on top in half
+/// the cases.
+fn stack(rng: &mut Lcg) -> (String, f64) {
+    let n = 2 + (rng.next() * 8.0) as usize;
+    let e = match rng.next() {
+        x if x < 0.2 => 0.0,
+        x if x < 0.4 => 1.0,
+        _ => rng.range(0.0, 1.0),
+    };
+    let mu = rng.range(0.0, 2.0);
+    let mut bodies = String::new();
+    let mut y = 0.0;
+    for i in 0..n {
+        let (w, h) = (rng.range(0.08, 0.3), rng.range(0.04, 0.16));
+        let angle = if rng.next() < 0.5 { 0.0 } else { rng.range(-0.2, 0.2) };
+        let (c, s) = (angle.cos(), angle.sin().abs());
+        let gap = if rng.next() < 0.3 { 0.0 } else { rng.range(0.0, 0.02) };
+        let half = 0.5 * (w * s + h * c);
+        y += gap + half;
+        let x = rng.range(-0.06, 0.06);
+        let (vx, spin) = if rng.next() < 0.3 { (rng.range(-1.0, 1.0), rng.range(-5.0, 5.0)) } else { (0.0, 0.0) };
+        bodies += &format!(
+            "Box(name: \"b{i}\", position: ({x}, {y}), size: ({w}, {h}), angle: {angle}, mass: {m}, velocity: ({vx}, 0), angular_velocity: {spin}),",
+            m = rng.range(0.3, 2.0)
+        );
+        y += half;
+    }
+    if rng.next() < 0.5 {
+        let r = rng.range(0.03, 0.08);
+        bodies += &format!("Disc(name: \"d\", position: ({}, {}), radius: {r}, mass: 0.5),", rng.range(-0.05, 0.05), y + r + 0.05);
+    }
+    let text = format!(
+        r#"Scene(name: "stack", gravity: (0, -9.81),
+            bodies: [{bodies}],
+            walls: [(name: "floor", normal: (0, 1), offset: 0, friction: {mu}),
+                    (name: "left", normal: (1, 0), offset: -0.45, friction: {mu}),
+                    (name: "right", normal: (-1, 0), offset: -0.45, friction: {mu})],
+            ball_pairs: true, pair_friction: {mu},
+            solver: (scheme: TimeStepping, dt: 1e-3, restitution: {e}))"#
+    );
+    (text, e)
+}
+
+#[test]
+fn random_stacks_of_boxes_with_friction_meet_their_contract_every_step() {
+    let mut rng = Lcg::new(1997);
+    let mut steps = 0;
+    while steps < 10_000 {
+        let (text, e) = stack(&mut rng);
         let mut w = world(&text);
         let mut energy = w.model.total_energy(&w.state);
         for step in 0..500 {
