@@ -49,6 +49,24 @@ pub fn time_label(mark: GridMark) -> String {
     format!("{:.*}", decimals, mark.value)
 }
 
+/// The label of a value mark: as many decimals as its step needs (a plot's
+/// marks at 0, 5, 10 read "0", "5.0000", "10.0000" with the panels' fixed
+/// four decimals), in scientific notation where the step is below 1e-3 or
+/// the value past 1e5, with the mantissa's digits the step needs ("1.5e-17"
+/// at steps of 5e-18, "2e-17" at steps of 1e-17).
+pub fn value_label(value: f64, step: f64) -> String {
+    let step = step.abs();
+    if value == 0.0 || !value.is_finite() || !(step > 0.0 && step.is_finite()) {
+        return if value == 0.0 { "0".into() } else { format!("{value}") };
+    }
+    if step < 1e-3 || value.abs() >= 1e5 {
+        let digits = (value.abs().log10().floor() - step.log10().floor()).clamp(0.0, 6.0) as usize;
+        return format!("{value:.digits$e}");
+    }
+    let decimals = (-step.log10() - 1e-9).ceil().clamp(0.0, 9.0) as usize;
+    format!("{value:.decimals$}")
+}
+
 /// The spacer (module docs).
 pub fn nice() -> impl Fn(GridInput) -> Vec<GridMark> {
     |input: GridInput| {
@@ -79,6 +97,22 @@ mod tests {
         assert_eq!(time_label(GridMark { value: 0.05, step_size: 0.05 }), "0.05");
         assert_eq!(time_label(GridMark { value: 0.1, step_size: 0.1 }), "0.1");
         assert_eq!(time_label(GridMark { value: 20.0, step_size: 10.0 }), "20");
+    }
+
+    /// Value axes read as their marks are spaced: no trailing zeros past
+    /// the step's decimals, the billiard's 1e-17 m in scientific notation.
+    #[test]
+    fn value_marks_carry_the_decimals_of_their_step() {
+        assert_eq!(value_label(50.0, 50.0), "50");
+        assert_eq!(value_label(10.0, 5.0), "10");
+        assert_eq!(value_label(-0.5, 0.5), "-0.5");
+        assert_eq!(value_label(0.25, 0.05), "0.25");
+        assert_eq!(value_label(0.30000000000000004, 0.1), "0.3");
+        assert_eq!(value_label(0.0, 0.1), "0");
+        assert_eq!(value_label(1.5e-17, 5e-18), "1.5e-17");
+        assert_eq!(value_label(2e-17, 1e-17), "2e-17");
+        assert_eq!(value_label(2e5, 1e5), "2e5");
+        assert_eq!(value_label(0.002, 0.001), "0.002");
     }
 
     /// Tour step 9's axis: `[−60, 5]` over about 110 px (egui asks for steps

@@ -178,7 +178,7 @@ impl PlotsPanel<'_> {
                     .allow_scroll(false)
                     .x_axis_label(if i + 1 == specs.len() { "t [s]" } else { "" })
                     .y_axis_min_width(64.0)
-                    .y_axis_formatter(move |mark, _| num(mark.value * unit))
+                    .y_axis_formatter(move |mark, _| grid::value_label(mark.value * unit, mark.step_size * unit))
                     .label_formatter(|hover| {
                         Some(match hover {
                             egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
