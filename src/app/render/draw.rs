@@ -33,6 +33,22 @@ struct Frame<'a> {
     /// The visible world rectangle.
     lo: DVec2,
     hi: DVec2,
+    /// Whether each contact's marks and arrows are drawn: not in a crowd of
+    /// bodies smaller than [`DETAIL_PX`] on screen (a heap at 1024×768,
+    /// 9 px discs, each under its contacts' 14 px marks and 11 px arrow
+    /// heads). Zoomed in they come back; the table and the hover keep them.
+    detail: bool,
+}
+
+/// The typical body's size on screen (px) under which a crowd is drawn
+/// without its contacts' marks and arrows ([`Frame::detail`]).
+const DETAIL_PX: f64 = 14.0;
+
+/// Whether `world`'s bodies, seen at `view`, are large enough or few enough
+/// for their contacts' marks and arrows.
+fn detail(world: &World, view: &ViewTransform) -> bool {
+    let moving = world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    moving <= CROWD || typical_size(world) >= view.world_len(DETAIL_PX)
 }
 
 fn state_color(s: ConstraintState) -> Color {
@@ -65,7 +81,8 @@ pub fn draw_world(
         status[c.index] = *s;
     }
     let (lo, hi) = view.visible();
-    let s = Frame { world, pos, status, view: &view, highlight: &highlight, lo, hi };
+    let detail = detail(world, &view);
+    let s = Frame { world, pos, status, view: &view, highlight: &highlight, lo, hi, detail };
     let g = &mut g;
     if opts.grid {
         draw_grid(g, &view, lo, hi);
@@ -80,7 +97,7 @@ pub fn draw_world(
     if opts.force_arrows {
         draw_forces(g, &s, &look);
     }
-    if opts.lambda_arrows {
+    if opts.lambda_arrows && s.detail {
         draw_lambdas(g, &s, &mut look);
     }
     draw_flashes(g, &s, &mut flashes, real.elapsed_secs_f64());
@@ -148,7 +165,7 @@ fn draw_walls(g: &mut Gizmos, s: &Frame, look: &SceneLook) {
 
 /// Contacts, rods, strings, bounds of beads.
 fn draw_constraints(g: &mut Gizmos, s: &Frame) {
-    let (world, status, highlight) = (s.world, &s.status, s.highlight);
+    let (world, status, highlight, detail) = (s.world, &s.status, s.highlight, s.detail);
     let at = |b: usize| s.pos[b];
     let px = |n: f64| s.view.world_len(n);
     for (k, c) in world.model.constraints.iter().enumerate() {
@@ -157,7 +174,7 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
         let color = if hl { palette::bevy(palette::HIGHLIGHT) } else { state_color(s) };
         match c.geometry {
             Geometry::Contact { a, b } => {
-                if s == ConstraintState::Inactive && !hl {
+                if (s == ConstraintState::Inactive || !detail) && !hl {
                     continue;
                 }
                 let (pa, pb) = (at(a), at(b));
@@ -208,7 +225,7 @@ fn draw_constraints(g: &mut Gizmos, s: &Frame) {
             }
             Geometry::CornerEdge { .. } | Geometry::CornerDisc { .. } => {
                 // The corner (or the disc's point) where it touches, when it does.
-                if s != ConstraintState::Inactive || hl {
+                if (s != ConstraintState::Inactive && detail) || hl {
                     let p = gradients(world, k, &at)[0].1;
                     g.circle_2d(Isometry2d::from_translation(f(p)), px(3.0) as f32, color);
                 }
@@ -226,7 +243,7 @@ fn draw_trails(g: &mut Gizmos, bodies: &Query<(&LabBody, &PointMotion, Option<&T
             continue;
         }
         let rgb = palette::body_rgb(b.index);
-        g.linestrip_2d(trail.0.iter().map(|p| f(*p)), palette::bevy_a(rgb, 0.45));
+        g.linestrip_2d(trail.0.iter().map(|(_, p)| f(*p)), palette::bevy_a(rgb, 0.45));
     }
 }
 
