@@ -169,7 +169,11 @@ fn stack(rng: &mut Lcg) -> (String, f64) {
     }
     if rng.next() < 0.5 {
         let r = rng.range(0.03, 0.08);
-        bodies += &format!("Disc(name: \"d\", position: ({}, {}), radius: {r}, mass: 0.5),", rng.range(-0.05, 0.05), y + r + 0.05);
+        bodies += &format!(
+            "Disc(name: \"d\", position: ({}, {}), radius: {r}, mass: 0.5),",
+            rng.range(-0.05, 0.05),
+            y + r + 0.05
+        );
     }
     let text = format!(
         r#"Scene(name: "stack", gravity: (0, -9.81),
