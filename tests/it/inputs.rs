@@ -97,3 +97,30 @@ fn every_contacts_mu_r_set_live_is_logged_kept_on_reset_and_replays() {
     let lab = app.world().resource::<Lab>();
     assert_eq!(lab.world.model.contact_coefficients().map(|c| c.pair), Some((0.5, 0.3)), "Shift+R: the file's");
 }
+
+/// The same fields on a scene whose contacts were written out row by row
+/// (the 30-ball pile: 525 fixed rows, no generator), as a student sets μ =
+/// 0.3 on the pile: every contact row takes μ, none takes μ_r (its balls
+/// do not turn, so none can roll, and the event-driven scheme stays
+/// available), the run goes on, and the logged change replays to the same
+/// bits.
+#[test]
+fn every_contacts_mu_set_live_reaches_a_piles_fixed_rows_and_replays() {
+    let scene = scene("ball-pile.ron");
+    assert!(scene.world.model.contacts.is_none(), "the pile's rows are fixed");
+    let mut app = headless(&scene);
+    app.add_plugins(InputsPlugin);
+    run_until(&mut app, 200, |_, _| {});
+    app.world_mut().write_message(LabAction::SetContacts { mu: 0.3, rolling: 0.2 });
+    run_until(&mut app, 400, |_, _| {});
+    let lab = app.world().resource::<Lab>();
+    let c = lab.world.model.contact_coefficients().expect("the pile's contact rows");
+    assert_eq!(c.rows.len(), 525);
+    assert!(c.rows.iter().all(|r| *r == (0.3, 0.0)), "{:?}", &c.rows[..4]);
+    assert!(!lab.world.model.has_rolling());
+    assert!(lab.world.steps >= 400);
+    let log = app.world().resource::<Inputs>().log.clone();
+    let mut world = scene.world.clone();
+    log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
+    assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+}

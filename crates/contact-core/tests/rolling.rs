@@ -310,3 +310,40 @@ fn the_heap_poured_without_rolling_resistance_or_friction_spreads() {
         assert!(angle < at_most, "μ = {mu}, μ_r = {mu_r}: {angle}° at 5 s");
     }
 }
+
+/// "Every contact" on a scene whose contacts are fixed rows (no generator):
+/// each contact row takes `μ`, and `μ_r` only where it can roll (a disc
+/// that turns, on the floor or against a ball); the ball's own floor row,
+/// which cannot turn, keeps `μ_r = 0`. The disc then slows on the floor
+/// as rolling resistance asks, and the change reads back as set.
+#[test]
+fn every_contact_reaches_fixed_rows_and_rolling_only_where_a_body_turns() {
+    let text = r#"Scene(name: "rows", gravity: (0, -9.81),
+        bodies: [Disc(name: "d", position: (0, 0.1), radius: 0.1, mass: 1.0, velocity: (1.0, 0), angular_velocity: -10.0),
+                 Ball(name: "b", position: (2, 0.05), radius: 0.05, mass: 1.0)],
+        walls: [(name: "floor", normal: (0, 1), offset: 0)],
+        ball_pairs: true,
+        solver: (scheme: TimeStepping, dt: 1e-3))"#;
+    let mut w = parse(text, "rows", &Default::default()).expect("the scene").world;
+    assert!(w.model.contacts.is_none(), "fixed rows");
+    let c = w.model.contact_coefficients().expect("contact rows");
+    assert_eq!(c.rows, vec![(0.0, 0.0); 3], "floor:d, floor:b, d-b");
+    w.model.set_contact_coefficients(&c.every(0.4, 0.1));
+    let names = |k: usize| w.model.constraints[k].name.clone();
+    let set: Vec<(String, f64, f64)> =
+        (0..3).map(|k| (names(k), w.model.constraints[k].friction, w.model.constraints[k].rolling)).collect();
+    for (name, mu, mu_r) in &set {
+        assert_eq!(*mu, 0.4, "{name}");
+        let rolls = name.contains('d');
+        assert_eq!(*mu_r, if rolls { 0.1 } else { 0.0 }, "{name}: {set:?}");
+    }
+    let back = w.model.contact_coefficients().expect("contact rows");
+    assert_eq!(back.mu_range(), (0.4, 0.4));
+    // Rolling without slipping (v = −ω r = 1 m/s), it slows at (2/3) μ_r g.
+    for _ in 0..200 {
+        assert_eq!(w.step(1e-3).status, StepStatus::Ok);
+    }
+    let v = w.state.qd[0];
+    let expected = 1.0 - 2.0 / 3.0 * 0.1 * 9.81 * 0.2;
+    assert!((v - expected).abs() < 1e-6, "v = {v}, expected {expected}");
+}

@@ -165,11 +165,12 @@ impl AlgorithmSwitcher<'_, '_, '_> {
     }
 }
 
-/// The generated contacts' `μ` and `μ_r`, live: set on every pair and every
-/// wall at once (a scene without generated contacts has none to set).
+/// Every contact's `μ` and `μ_r`, live: set on every pair, every wall and
+/// every contact row at once (a scene without contacts has none to set).
 fn contact_fields(ui: &mut egui::Ui, model: &contact_core::Model, actions: &mut Vec<LabAction>) {
     let Some(c) = model.contact_coefficients() else { return };
     let (mut mu, mut rolling) = c.pair;
+    let (least, most) = c.mu_range();
     let walls_differ = c.walls.iter().any(|w| *w != c.pair);
     ui.add_space(4.0);
     let mut changed = false;
@@ -188,9 +189,13 @@ fn contact_fields(ui: &mut egui::Ui, model: &contact_core::Model, actions: &mut 
             .add_enabled(mu > 0.0, egui::DragValue::new(&mut rolling).speed(0.01).range(0.0..=1.0).max_decimals(3))
             .changed();
     });
-    if walls_differ {
+    if walls_differ && c.walls.len() <= 8 {
         let walls: Vec<String> = c.walls.iter().map(|(m, r)| format!("{m}/{r}")).collect();
         ui.label(RichText::new(format!("walls μ/μ_r: {} (a change sets them too)", walls.join(", "))).small().weak());
+    } else if least < most {
+        ui.label(
+            RichText::new(format!("contacts now μ from {least} to {most} (a change sets every one)")).small().weak(),
+        );
     }
     if changed {
         actions.push(LabAction::SetContacts { mu, rolling });

@@ -61,6 +61,13 @@ pub fn rolling_radius(c: &Constraint, bodies: &[Body]) -> Option<f64> {
     }
 }
 
+/// Whether contact `c` can resist rolling: it has a rolling radius and a
+/// body of it turns (what [`rolling_row`] needs besides `μ_r` and `μ`).
+pub fn can_roll(c: &Constraint, bodies: &[Body]) -> bool {
+    let turns = |b: usize| bodies[b].angle_column().is_some();
+    rolling_radius(c, bodies).is_some() && between(c).is_some_and(|(a, b, _)| turns(a) || b.is_some_and(turns))
+}
+
 /// The rolling row of contact `c` (its `g` is the rolling speed `u_m`);
 /// `None` where the contact has no rolling resistance, no rolling radius,
 /// or no body of it turns.

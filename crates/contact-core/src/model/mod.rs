@@ -123,20 +123,42 @@ impl Model {
             || self.contacts.as_ref().is_some_and(|g| g.pair_friction > 0.0 || g.walls.iter().any(|w| w.friction > 0.0))
     }
 
-    /// The generated contacts' `(μ, μ_r)`: between bodies, and each wall's
-    /// (`None` without generated contacts).
+    /// Every contact's `(μ, μ_r)`: the generated contacts' between bodies
+    /// and each wall's, and each explicit contact row's (a pile whose pairs
+    /// and walls were written out row by row: the 30-ball pile's 525).
+    /// `None` where the model has no contact at all. Without generated
+    /// contacts, `pair` is the first contact row's, the value a user sees.
     pub fn contact_coefficients(&self) -> Option<Coefficients> {
-        let g = self.contacts.as_ref()?;
-        Some(Coefficients {
-            pair: (g.pair_friction, g.pair_rolling),
-            walls: g.walls.iter().map(|w| (w.friction, w.rolling)).collect(),
-        })
+        let rows: Vec<(f64, f64)> =
+            self.explicit_contacts().map(|k| (self.constraints[k].friction, self.constraints[k].rolling)).collect();
+        match self.contacts.as_ref() {
+            Some(g) => Some(Coefficients {
+                pair: (g.pair_friction, g.pair_rolling),
+                walls: g.walls.iter().map(|w| (w.friction, w.rolling)).collect(),
+                rows,
+            }),
+            None => Some(Coefficients { pair: *rows.first()?, walls: Vec::new(), rows }),
+        }
     }
 
-    /// Sets the generated contacts' `(μ, μ_r)`, those of the rows there now
-    /// as the generator writes them (a live change: the next step takes it).
-    /// Nothing without generated contacts, or with the walls' count wrong.
+    /// Sets every contact's `(μ, μ_r)` (a live change: the next step takes
+    /// it): the generated contacts', those of the rows there now as the
+    /// generator writes them, and each explicit contact row's (its `μ_r`
+    /// only where it can roll: [`crate::rolling::can_roll`]). A part whose
+    /// count differs from the model's is left as it is (a log written
+    /// before explicit rows were part of it has none).
     pub fn set_contact_coefficients(&mut self, c: &Coefficients) {
+        let explicit: Vec<usize> = self.explicit_contacts().collect();
+        if c.rows.len() == explicit.len() {
+            for (&k, &(mu, mu_r)) in explicit.iter().zip(&c.rows) {
+                // Rolling resistance only where the contact can roll (a round
+                // body, one that turns): a box's or a ball's row keeps 0, and
+                // with it the event-driven scheme.
+                let rolls = crate::rolling::can_roll(&self.constraints[k], &self.bodies);
+                let row = &mut self.constraints[k];
+                (row.friction, row.rolling) = (mu, if rolls { mu_r } else { 0.0 });
+            }
+        }
         let Some(g) = self.contacts.as_mut() else { return };
         if c.walls.len() != g.walls.len() {
             return;
@@ -151,6 +173,14 @@ impl Model {
             let c = &mut self.constraints[g.explicit + k];
             (c.friction, c.rolling) = (row.friction, row.rolling);
         }
+    }
+
+    /// The explicit constraints (before any generated ones) that are
+    /// contacts: inequalities on a wall, between bodies, corner on edge or
+    /// disc.
+    fn explicit_contacts(&self) -> impl Iterator<Item = usize> + '_ {
+        let explicit = self.contacts.as_ref().map_or(self.constraints.len(), |g| g.explicit);
+        (0..explicit).filter(|&k| is_contact(&self.constraints[k]))
     }
 
     /// Whether any row has rolling resistance with its friction, or may have
@@ -249,18 +279,9 @@ impl Model {
                 w.friction = mu;
             }
         }
-        for c in &mut self.constraints {
-            let contact = matches!(
-                c.geometry,
-                Geometry::HalfPlane { .. }
-                    | Geometry::Contact { .. }
-                    | Geometry::CornerEdge { .. }
-                    | Geometry::CornerDisc { .. }
-            );
-            if c.is_inequality() && contact {
-                before = before.max(c.friction);
-                c.friction = mu;
-            }
+        for c in self.constraints.iter_mut().filter(|c| is_contact(c)) {
+            before = before.max(c.friction);
+            c.friction = mu;
         }
         before
     }
@@ -327,17 +348,44 @@ impl Model {
     }
 }
 
-/// The coefficients of the generated contacts ([`Model::contact_coefficients`]):
-/// `(μ, μ_r)` between bodies, and each wall's.
+/// Whether `c` is a contact whose `μ` and `μ_r` a user sets: an inequality
+/// on a wall, between bodies, corner on edge or on disc.
+fn is_contact(c: &Constraint) -> bool {
+    c.is_inequality()
+        && matches!(
+            c.geometry,
+            Geometry::HalfPlane { .. }
+                | Geometry::Contact { .. }
+                | Geometry::CornerEdge { .. }
+                | Geometry::CornerDisc { .. }
+        )
+}
+
+/// The coefficients of every contact ([`Model::contact_coefficients`]):
+/// `(μ, μ_r)` of the generated contacts between bodies and of each wall's,
+/// and of each explicit contact row.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Coefficients {
     pub pair: (f64, f64),
     pub walls: Vec<(f64, f64)>,
+    #[serde(default)]
+    pub rows: Vec<(f64, f64)>,
 }
 
 impl Coefficients {
-    /// `(μ, μ_r)` on every contact, between bodies and on every wall.
+    /// `(μ, μ_r)` on every contact: between bodies, on every wall, every row.
     pub fn every(&self, mu: f64, mu_r: f64) -> Coefficients {
-        Coefficients { pair: (mu, mu_r), walls: vec![(mu, mu_r); self.walls.len()] }
+        Coefficients {
+            pair: (mu, mu_r),
+            walls: vec![(mu, mu_r); self.walls.len()],
+            rows: vec![(mu, mu_r); self.rows.len()],
+        }
+    }
+
+    /// The least and largest `μ` of the contacts, generated and explicit
+    /// (without generated contacts `pair` is a row's own).
+    pub fn mu_range(&self) -> (f64, f64) {
+        let all = std::iter::once(self.pair).chain(self.walls.iter().copied()).chain(self.rows.iter().copied());
+        all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (mu, _)| (lo.min(mu), hi.max(mu)))
     }
 }
