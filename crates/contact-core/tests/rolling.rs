@@ -347,3 +347,28 @@ fn every_contact_reaches_fixed_rows_and_rolling_only_where_a_body_turns() {
     let expected = 1.0 - 2.0 / 3.0 * 0.1 * 9.81 * 0.2;
     assert!((v - expected).abs() < 1e-6, "v = {v}, expected {expected}");
 }
+
+/// Rolling resistance written on an explicit half-plane (a scene file's
+/// `HalfPlane(…, friction, rolling)`): the row takes it, and a disc rolling
+/// on it slows at (2/3) μ_r g; written without friction, the load refuses it
+/// and names the field.
+#[test]
+fn an_explicit_half_plane_takes_its_rolling_resistance_or_names_the_field() {
+    let text = |friction: f64| {
+        format!(
+            r#"Scene(name: "plane", gravity: (0, -9.81),
+            bodies: [Disc(name: "d", position: (0, 0.1), radius: 0.1, mass: 1.0, velocity: (1.0, 0), angular_velocity: -10.0)],
+            constraints: [HalfPlane(name: "floor", body: "d", normal: (0, 1), friction: {friction}, rolling: 0.1)],
+            solver: (scheme: TimeStepping, dt: 1e-3))"#
+        )
+    };
+    let mut w = parse(&text(0.4), "plane", &Default::default()).expect("the scene").world;
+    assert_eq!((w.model.constraints[0].friction, w.model.constraints[0].rolling), (0.4, 0.1));
+    for _ in 0..200 {
+        assert_eq!(w.step(1e-3).status, StepStatus::Ok);
+    }
+    let expected = 1.0 - 2.0 / 3.0 * 0.1 * 9.81 * 0.2;
+    assert!((w.state.qd[0] - expected).abs() < 1e-6, "v = {}, expected {expected}", w.state.qd[0]);
+    let e = parse(&text(0.0), "plane", &Default::default()).expect_err("rolling on a smooth plane");
+    assert!(e.to_string().contains("constraints[0].rolling"), "{e}");
+}

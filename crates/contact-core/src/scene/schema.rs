@@ -404,6 +404,10 @@ pub enum ConstraintSpec {
         /// Coulomb's `μ` (default 0, frictionless).
         #[serde(default, skip_serializing_if = "is_zero")]
         friction: f64,
+        /// Rolling resistance `μ_r` (default 0; needs `friction > 0` and a
+        /// round body that turns): a torque up to `μ_r R*` times the push.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        rolling: f64,
     },
     /// Non-penetration of two bodies: `|p_a − p_b| − r_a − r_b ≥ 0`.
     /// Default name `A-B`.
@@ -419,6 +423,10 @@ pub enum ConstraintSpec {
         /// Coulomb's `μ` (default 0, frictionless).
         #[serde(default, skip_serializing_if = "is_zero")]
         friction: f64,
+        /// Rolling resistance `μ_r` (default 0; needs `friction > 0` and a
+        /// round body that turns): a torque up to `μ_r R*` times the push.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        rolling: f64,
     },
     /// A massless rod (equality): `|p_a − p_b| = length`. Default length: the
     /// distance at the start.
@@ -487,6 +495,14 @@ impl ConstraintSpec {
     pub fn friction(&self) -> f64 {
         match self {
             ConstraintSpec::HalfPlane { friction, .. } | ConstraintSpec::Contact { friction, .. } => *friction,
+            _ => 0.0,
+        }
+    }
+
+    /// Rolling resistance `μ_r` of a contact (0 for rows that are not contacts).
+    pub fn rolling(&self) -> f64 {
+        match self {
+            ConstraintSpec::HalfPlane { rolling, .. } | ConstraintSpec::Contact { rolling, .. } => *rolling,
             _ => 0.0,
         }
     }

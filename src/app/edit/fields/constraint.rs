@@ -5,13 +5,13 @@
 use contact_core::scene::SceneDoc;
 use contact_core::scene::schema::ConstraintSpec;
 
-use super::{Field, SOLVERS_E, Typed, mu, num, opt, text};
+use super::{Field, SOLVERS_E, Typed, mu, num, opt, rolling, text};
 
 /// Constraint `name`'s fields, and its kind.
 pub(super) fn fields(doc: &SceneDoc, name: &str) -> Option<(&'static str, Vec<Field>)> {
     let e = SOLVERS_E;
     Some(match doc.constraint(name)? {
-        ConstraintSpec::HalfPlane { body, normal, offset, restitution, friction, .. } => (
+        ConstraintSpec::HalfPlane { body, normal, offset, restitution, friction, rolling: mu_r, .. } => (
             "half-plane",
             vec![
                 text("name", name),
@@ -21,9 +21,10 @@ pub(super) fn fields(doc: &SceneDoc, name: &str) -> Option<(&'static str, Vec<Fi
                 num("offset", *offset),
                 opt("restitution", *restitution, e),
                 mu("friction", *friction),
+                rolling("rolling", *mu_r),
             ],
         ),
-        ConstraintSpec::Contact { a, b, restitution, friction, .. } => (
+        ConstraintSpec::Contact { a, b, restitution, friction, rolling: mu_r, .. } => (
             "contact",
             vec![
                 text("name", name),
@@ -31,6 +32,7 @@ pub(super) fn fields(doc: &SceneDoc, name: &str) -> Option<(&'static str, Vec<Fi
                 text("b", b),
                 opt("restitution", *restitution, e),
                 mu("friction", *friction),
+                rolling("rolling", *mu_r),
             ],
         ),
         ConstraintSpec::Rod { a, b, length, .. } => (
@@ -99,6 +101,9 @@ pub(super) fn set(next: &mut SceneDoc, name: &str, label: &str, v: &Typed) -> Re
         ) => *restitution = v.optional()?,
         (ConstraintSpec::HalfPlane { friction, .. } | ConstraintSpec::Contact { friction, .. }, "friction") => {
             *friction = v.mu()?
+        }
+        (ConstraintSpec::HalfPlane { rolling, .. } | ConstraintSpec::Contact { rolling, .. }, "rolling") => {
+            *rolling = v.mu()?
         }
         _ => return Err(v.bad()),
     }

@@ -227,3 +227,15 @@ fn rolling_resistance_is_set_in_the_inspector_and_refused_on_a_smooth_wall() {
     let e = smooth.check("edited").unwrap_err();
     assert!(e.to_string().contains("walls[0].rolling"), "{e}");
 }
+
+/// An explicit half-plane's rolling resistance in the inspector (the discs
+/// on the incline): typed, the scene loads with it on that row.
+#[test]
+fn an_explicit_half_planes_rolling_resistance_is_set_in_the_inspector() {
+    let d = scene("incline-discs");
+    let slope = Item::Constraint("rolls-slope".into());
+    let next = with_field(&d, Some(&slope), "rolling", "0.05").unwrap();
+    let loaded = next.check("edited").unwrap_or_else(|e| panic!("{e}"));
+    let k = loaded.world.model.constraint_index("rolls-slope").expect("the slope's row");
+    assert_eq!(loaded.world.model.constraints[k].rolling, 0.05);
+}

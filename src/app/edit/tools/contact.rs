@@ -38,7 +38,8 @@ impl UnitTool for ContactTool {
             return Step::Warn(format!("{a} and {b} already have a contact: {c}"));
         }
         let name = link::name(cx, format!("{a}-{b}"));
-        let spec = ConstraintSpec::Contact { name: Some(name.clone()), a, b, restitution: None, friction: 0.0 };
+        let spec =
+            ConstraintSpec::Contact { name: Some(name.clone()), a, b, restitution: None, friction: 0.0, rolling: 0.0 };
         Step::Make(Made::constraint(name, spec))
     }
 

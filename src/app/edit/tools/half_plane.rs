@@ -48,6 +48,7 @@ impl UnitTool for HalfPlaneTool {
                 offset: n.dot(from),
                 restitution: None,
                 friction: 0.0,
+                rolling: 0.0,
             }],
             ..Made::default()
         })

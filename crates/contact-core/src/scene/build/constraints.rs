@@ -64,6 +64,7 @@ pub(super) fn add_constraint(
     let f = |field: &str| format!("{path}.{field}");
     let e = cx.restitution(&f("restitution"), spec.restitution())?;
     let mu = cx.friction(&f("friction"), spec.friction())?;
+    let mu_r = cx.rolling(&f("rolling"), spec.rolling(), mu)?;
     // Two distinct bodies, not both fixed.
     let pair = |a: &str, c: &str| -> Result<(usize, usize)> {
         let (ia, ic) = (b.find(cx, &f("a"), a)?, b.find(cx, &f("b"), c)?);
@@ -97,13 +98,14 @@ pub(super) fn add_constraint(
             let at = cx.finite2(&f("at"), *at)?;
             Constraint {
                 friction: mu,
+                rolling: mu_r,
                 ..inequality(name.clone(), Geometry::HalfPlane { body: ib, normal: n, offset, at }, e)
             }
         }
         ConstraintSpec::Contact { name, a, b: bname, .. } => {
             let (ia, ic) = pair(a, bname)?;
             let name = name.clone().unwrap_or_else(|| format!("{a}-{bname}"));
-            Constraint { friction: mu, ..inequality(name, Geometry::Contact { a: ia, b: ic }, e) }
+            Constraint { friction: mu, rolling: mu_r, ..inequality(name, Geometry::Contact { a: ia, b: ic }, e) }
         }
         ConstraintSpec::Rod { name, a, b: bname, length: given, at_a, at_b } => {
             let (ia, ic) = pair(a, bname)?;
