@@ -187,6 +187,11 @@ fn stack(rng: &mut Lcg) -> (String, f64) {
     (text, e)
 }
 
+/// Its seed meets every bound; other seeds do not all (30 Nov 2026: seeds
+/// 5000–5019, 13 of 200,000 steps, reported Ok: a box's corner come round
+/// the lower box's corner ends up to 2.9e-6 m inside its side face, which
+/// the crossed-row correction of `timestep` cannot reach, and two steps
+/// gain 1e-8 J). Kept as the bound to meet once that is mended.
 #[test]
 fn random_stacks_of_boxes_with_friction_meet_their_contract_every_step() {
     let mut rng = Lcg::new(1997);
