@@ -4,13 +4,25 @@
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use contact_core::{Algorithm, Input};
+use contact_core::input::InputLog;
+use contact_core::scene::Scene;
+use contact_core::{Algorithm, Input, World};
 use contact_lab::app::drag;
 use contact_lab::app::inputs::{Inputs, InputsPlugin};
 use contact_lab::app::lab::{Drags, Grab, Lab, LabAction, PhysicsSet, Spring};
 use contact_lab::app::timeline::Timeline;
 
 use crate::common::*;
+
+/// The core alone replays `log` from `scene` for the lab's steps, to the
+/// lab's bits; the replayed world.
+fn replays(scene: &Scene, log: &InputLog, lab: &Lab) -> World {
+    let mut world = scene.world.clone();
+    log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
+    assert_eq!(world.steps, lab.world.steps);
+    assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+    world
+}
 
 #[test]
 fn a_session_replays_from_its_input_log() {
@@ -53,11 +65,7 @@ fn a_session_replays_from_its_input_log() {
             .iter()
             .any(|(s, i)| *s == 500 && matches!(i, Input::Settings(x) if x.algorithm == Algorithm::Exact))
     );
-    let lab = app.world().resource::<Lab>();
-    let mut world = scene.world.clone();
-    log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
-    assert_eq!(world.steps, lab.world.steps);
-    assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+    let world = replays(&scene, &log, app.world().resource::<Lab>());
     assert_eq!(world.settings.algorithm, Algorithm::Exact);
 }
 
@@ -82,9 +90,7 @@ fn every_contacts_mu_r_set_live_is_logged_kept_on_reset_and_replays() {
         // Logged with the step it applies from (the frame's fixed step runs before its actions).
         let at = log.entries.iter().find(|(_, i)| matches!(i, Input::Contacts(c) if c.pair == (0.5, 0.0)));
         assert!(at.is_some_and(|(s, _)| (300..=301).contains(s)), "{:?}", log.entries);
-        let mut world = scene.world.clone();
-        log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
-        assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+        replays(&scene, &log, lab);
     }
     app.world_mut().write_message(LabAction::Reset);
     app.update();
@@ -119,8 +125,5 @@ fn every_contacts_mu_set_live_reaches_a_piles_fixed_rows_and_replays() {
     assert!(c.rows.iter().all(|r| *r == (0.3, 0.0)), "{:?}", &c.rows[..4]);
     assert!(!lab.world.model.has_rolling());
     assert!(lab.world.steps >= 400);
-    let log = app.world().resource::<Inputs>().log.clone();
-    let mut world = scene.world.clone();
-    log.replay(&mut world, scene.dt, lab.world.steps, |_, _| {});
-    assert_eq!(world.state_hash(), lab.world.state_hash(), "the replay parts from the session");
+    replays(&scene, &app.world().resource::<Inputs>().log, lab);
 }

@@ -38,17 +38,19 @@ struct Frame<'a> {
     /// 9 px discs, each under its contacts' 14 px marks and 11 px arrow
     /// heads). Zoomed in they come back; the table and the hover keep them.
     detail: bool,
+    /// The median size of the bodies that move ([`typical_size`]).
+    typical: f64,
 }
 
 /// The typical body's size on screen (px) under which a crowd is drawn
 /// without its contacts' marks and arrows ([`Frame::detail`]).
 const DETAIL_PX: f64 = 14.0;
 
-/// Whether `world`'s bodies, seen at `view`, are large enough or few enough
-/// for their contacts' marks and arrows.
-fn detail(world: &World, view: &ViewTransform) -> bool {
+/// Whether `world`'s bodies, `typical` in size, seen at `view`, are large
+/// enough or few enough for their contacts' marks and arrows.
+fn detail(world: &World, typical: f64, view: &ViewTransform) -> bool {
     let moving = world.model.bodies.iter().filter(|b| b.is_dynamic()).count();
-    moving <= CROWD || typical_size(world) >= view.world_len(DETAIL_PX)
+    moving <= CROWD || typical >= view.world_len(DETAIL_PX)
 }
 
 fn state_color(s: ConstraintState) -> Color {
@@ -81,8 +83,9 @@ pub fn draw_world(
         status[c.index] = *s;
     }
     let (lo, hi) = view.visible();
-    let detail = detail(world, &view);
-    let s = Frame { world, pos, status, view: &view, highlight: &highlight, lo, hi, detail };
+    let typical = typical_size(world);
+    let detail = detail(world, typical, &view);
+    let s = Frame { world, pos, status, view: &view, highlight: &highlight, lo, hi, detail, typical };
     let g = &mut g;
     if opts.grid {
         draw_grid(g, &view, lo, hi);
@@ -337,8 +340,7 @@ fn draw_lambdas(g: &mut Gizmos, s: &Frame, look: &mut SceneLook) {
     let largest = forces.iter().map(|(_, cf)| cf.force.length()).fold(0.0, f64::max);
     // The largest within 15 % of the view; in a crowd (a pile, a pyramid)
     // within the size of a body, so each arrow stays by its own.
-    let reach =
-        if forces.len() > CROWD { (0.15 * (hi.y - lo.y)).min(typical_size(world)) } else { 0.15 * (hi.y - lo.y) };
+    let reach = if forces.len() > CROWD { (0.15 * (hi.y - lo.y)).min(s.typical) } else { 0.15 * (hi.y - lo.y) };
     let fit = if largest > 0.0 { reach / largest } else { f64::INFINITY };
     let target = look.force_scale.min(fit);
     let eased = look.lambda_scale + (target - look.lambda_scale) * 0.15;

@@ -182,7 +182,7 @@ impl ContactProblem {
 
     /// `½ q̇ᵀ M q̇` with this problem's `M⁻¹` (coordinates without mass left out).
     pub fn kinetic(&self, qd: &[f64]) -> f64 {
-        qd.iter().zip(&self.minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+        kinetic_energy(&self.minv, qd)
     }
 
     /// `M⁻¹ Jᵀ p`: the change of `q̇` that impulses `p` (one per constraint) make.
@@ -355,6 +355,11 @@ const LEAST_BELOW: f64 = 1e-7;
 
 /// The relative regularization `ε` of the least-`λ` rounds (module docs).
 const LEAST_SHIFT: f64 = 1e-8;
+
+/// `½ q̇ᵀ M q̇` from the diagonal `M⁻¹` (fixed coordinates, `M⁻¹ = 0`, left out).
+pub fn kinetic_energy(minv: &[f64], qd: &[f64]) -> f64 {
+    qd.iter().zip(minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum()
+}
 
 #[cfg(test)]
 mod tests {

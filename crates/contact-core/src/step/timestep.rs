@@ -125,7 +125,7 @@
 use crate::cone_fixed_point::{self, Impulses, Patience};
 use crate::constraint::{ConstraintKind, RowEval};
 use crate::friction_impact::{crossing, gains, largest_share_falsi};
-use crate::kkt::ContactProblem;
+use crate::kkt::{ContactProblem, kinetic_energy};
 use crate::lcp::{self, Cap, solve_lcp_from};
 use crate::model::{Model, State};
 use crate::settings::Settings;
@@ -304,8 +304,7 @@ pub(crate) fn step(
     // The masses and forces, apart from the rows (a round may linearize a
     // row again at `q⁺`: below).
     let (minv, force) = (problem.minv.clone(), problem.f.clone());
-    let kinetic_of =
-        |v: &[f64]| -> f64 { v.iter().zip(&minv).filter(|(_, w)| **w > 0.0).map(|(v, w)| 0.5 * v * v / w).sum() };
+    let kinetic_of = |v: &[f64]| kinetic_energy(&minv, v);
     let work =
         |v: &[f64]| h * force.iter().zip(v).zip(&minv).filter(|(_, w)| **w > 0.0).map(|((f, v), _)| f * v).sum::<f64>();
     let makes_energy = |v: &[f64]| {
