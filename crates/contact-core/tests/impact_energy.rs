@@ -203,23 +203,28 @@ fn stack(rng: &mut Lcg) -> (String, f64) {
     (text, e)
 }
 
-/// Its seed meets every bound. Over seeds 5000–5019 two steps of 200,000
-/// still gain 8.5e-9 and 2.6e-8 J (30 Nov 2026); their corners stay out
-/// (below).
 #[test]
 fn random_stacks_of_boxes_with_friction_meet_their_contract_every_step() {
     every_step_within_bounds(&mut Lcg::new(1997), 20, stack, true, "stacks");
 }
 
-/// Stacks of 20 more seeds, 200,000 steps: a box's corner that comes round
-/// the lower box's corner within a step is measured at `q⁺` against its
-/// side face, not the top face its row was linearized on. Before the row
-/// was linearized again there (`timestep::STUCK`), 11 of these steps ended
-/// 2e-8 to 2.9e-6 m inside, reported Ok, the crossed-row correction moving
-/// nothing over its 8 rounds.
+/// Stacks of 20 more seeds, 200,000 steps, where turns cross rows:
+///
+/// * a box's corner that comes round the lower box's corner within a step
+///   is measured at `q⁺` against its side face, not the top face its row
+///   was linearized on. Before the row was linearized again there
+///   (`timestep::STUCK`), 11 of these steps ended 2e-8 to 2.9e-6 m inside,
+///   reported Ok, the crossed-row correction moving nothing over its 8
+///   rounds;
+/// * a disc rolling across a box that rocks under it (seed 5019's 13th
+///   stack) crosses its row by `½ h² ω² …` every step; while the crossing
+///   was pushed out by a target below zero, the row's impulse worked
+///   against its own separating speed and 82 steps gained up to 7.9e-7 J
+///   each (8e-6 J over 50 steps). Linearized again at the step's midpoint
+///   (`timestep::MIDPOINTS`), none gains energy and none ends inside.
 #[test]
-fn random_stacks_whose_corners_come_round_a_corner_stay_out() {
+fn random_stacks_whose_rows_turns_cross_stay_out_and_create_no_energy() {
     for seed in 5000..5020 {
-        every_step_within_bounds(&mut Lcg::new(seed), 20, stack, false, &format!("seed {seed}"));
+        every_step_within_bounds(&mut Lcg::new(seed), 20, stack, true, &format!("seed {seed}"));
     }
 }

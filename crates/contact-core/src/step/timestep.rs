@@ -99,7 +99,15 @@
 //! took, and with friction starts from the last round's answer; so does
 //! each solve of the share's search. A round is solved again for a row the
 //! answer crossed past its linear gap (a turn), not for one it left inside
-//! within its contract, unless the answer missed it. Where a round's
+//! within its contract, unless the answer missed it: the row linearized
+//! again at the step's midpoint, `g(q + h v) ≈ g + h J(q + h q̇⁺/2) v`,
+//! whose error is O(h³) where the start's is O(h²), with the same target
+//! `g / h ≥ 0`, so its impulse creates no energy (the plastic law's proof
+//! above holds for any `J` the row and its impulse share). Pushing the
+//! crossing out by a target below zero instead (what is left after
+//! [`MIDPOINTS`] of these) makes the row's impulse work against its own
+//! separating speed: a disc rolling across a box that rocks under it
+//! gained up to 7.9e-7 J a step, 8e-6 J over 50 steps. Where a round's
 //! correction left a crossing where it was ([`STUCK`]: a box's corner come
 //! round the lower box's corner, measured at `q⁺` against its side face
 //! while its row was linearized on the top face), the row is linearized
@@ -138,6 +146,10 @@ pub const MAX_ROUNDS: usize = 8;
 /// A crossed gap that changed by less than this part of itself over a
 /// round's correction is stuck: its row is linearized again at `q⁺`.
 pub const STUCK: f64 = 1e-3;
+
+/// Times a crossed row is linearized again at the step's midpoint before its
+/// target is corrected instead (module docs).
+pub const MIDPOINTS: usize = 3;
 
 /// The least tolerance of friction's contract on a speed (speed units,
 /// [`crate::units::Units`]): the resting speed, 1e-12 m over a step of 1
@@ -287,6 +299,11 @@ pub(crate) fn step(
     let mut curvature = vec![0.0; m];
     // Each row's crossed gap in the last round (NaN: none).
     let mut last_gap = vec![f64::NAN; m];
+    // How many times each row was linearized again at the step's midpoint,
+    // and whether at `q⁺` (a stuck crossing), after which it stays there.
+    let mut midpoints = vec![0usize; m];
+    let mut at_end = vec![false; m];
+    let start_gap: Vec<f64> = problem.rows.iter().map(|r| r.g).collect();
     let targets_at = |problem: &ContactProblem, share: f64, curvature: &[f64]| -> Vec<(f64, bool)> {
         (0..m)
             .map(|k| {
@@ -434,16 +451,31 @@ pub(crate) fn step(
             // come round the other body's corner, now against another face
             // than the one the row was linearized on): the row linearized
             // again at `q⁺`, `g(q + h v) ≈ g⁺ + h J⁺ (v − q̇⁺)`, its
-            // correction dropped. Otherwise the correction grows.
+            // correction dropped. Otherwise, the row linearized at the
+            // step's midpoint, `g(q + h v) ≈ g + h J(q + h q̇⁺/2) v` (a turn's
+            // curvature then crosses by O(h³), not O(h²)), with its target
+            // `g / h` kept: a row and its impulse on the same `J` with a
+            // target `c ≥ 0` create no energy (module docs). Past
+            // [`MIDPOINTS`] of those, the correction grows.
             let stuck = (g - last_gap[k]).abs() <= STUCK * g.abs();
             last_gap[k] = g;
-            if stuck {
-                let c = &model.constraints[k];
-                let r = c.eval(&model.bodies, &next, &solved.qd);
-                problem.rows[k] = RowEval { g: r.g - h * r.row.dot(&solved.qd), ..r };
+            let c = &model.constraints[k];
+            let relinearize = |problem: &mut ContactProblem, at: &[f64], g: f64| {
+                let r = c.eval(&model.bodies, at, &solved.qd);
+                problem.rows[k] = RowEval { g, ..r };
                 if c.friction > 0.0 {
-                    problem.tangents[k] = tangent_row(c, &model.bodies, &next, &solved.qd);
+                    problem.tangents[k] = tangent_row(c, &model.bodies, at, &solved.qd);
                 }
+            };
+            if stuck {
+                let r = c.eval(&model.bodies, &next, &solved.qd);
+                relinearize(&mut problem, &next, r.g - h * r.row.dot(&solved.qd));
+                at_end[k] = true;
+                curvature[k] = 0.0;
+            } else if !at_end[k] && midpoints[k] < MIDPOINTS {
+                let mid: Vec<f64> = state.q.iter().zip(&next).map(|(a, b)| 0.5 * (a + b)).collect();
+                relinearize(&mut problem, &mid, start_gap[k]);
+                midpoints[k] += 1;
                 curvature[k] = 0.0;
             } else {
                 curvature[k] += g / h;
