@@ -100,7 +100,7 @@ pub use algorithms::{active_set, algorithm, choice, exact, friction, trace};
 pub use geometry::{body, constraint, curve, rolling, shapes, tangent, units};
 pub use model::{contacts, heap, kkt};
 pub use solve::{
-    anderson, anitescu_potra, cone_edges, cone_fixed_point, coulomb, ipm, lcp, nsgs, schur, sparse_lemke,
+    anderson, anitescu_potra, cone_edges, cone_fixed_point, coulomb, fixed_llt, ipm, lcp, nsgs, schur, sparse_lemke,
     status_newton, union_find,
 };
 pub use step::{events, friction_impact, impulse, settings, sleep, speculative, timestep, world};

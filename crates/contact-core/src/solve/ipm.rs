@@ -41,6 +41,7 @@ use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
 use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, Side};
 
+use crate::fixed_llt::FixedLlt;
 use crate::schur::SchurGraph;
 
 /// Relative accuracy the iterations stop at (of `‖A‖∞ ‖λ‖∞ + ‖b‖∞`).
@@ -110,12 +111,12 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
             d[i] = if eq[i] { eps * h.diag[i] } else { slack[i] / lambda[i] };
             diag[i] = h.diag[i] + d[i];
         }
-        let Some(f) = newton.factor(&diag).or_else(|| newton.regularized(&diag, &h.diag)) else {
+        if !newton.factor(&diag) && !newton.regularized(&diag, &h.diag) {
             return Interior { lambda, slack, iterations, converged: false };
         };
         // Predictor (σ = 0).
         let rhs: Vec<f64> = (0..n).map(|i| if eq[i] { -r[i] } else { -r[i] - slack[i] }).collect();
-        let dl_aff = solve_with(&f, &rhs);
+        let dl_aff = newton.solve(&rhs);
         let ds_aff: Vec<f64> = (0..n).map(|i| if eq[i] { 0.0 } else { -slack[i] - d[i] * dl_aff[i] }).collect();
         let alpha_aff = step(&lambda, &slack, &dl_aff, &ds_aff, eq, 1.0);
         let mu_aff = if nin == 0 {
@@ -132,7 +133,7 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
         let w: Vec<f64> =
             (0..n).map(|i| if eq[i] { 0.0 } else { (sigma * mu - dl_aff[i] * ds_aff[i]) / lambda[i] }).collect();
         let rhs: Vec<f64> = (0..n).map(|i| if eq[i] { -r[i] } else { -r[i] - slack[i] + w[i] }).collect();
-        let dl = solve_with(&f, &rhs);
+        let dl = newton.solve(&rhs);
         let ds: Vec<f64> = (0..n).map(|i| if eq[i] { 0.0 } else { -slack[i] + w[i] - d[i] * dl[i] }).collect();
         let alpha = step(&lambda, &slack, &dl, &ds, eq, STEP_TO_BOUNDARY);
         for i in 0..n {
@@ -150,11 +151,19 @@ pub fn solve(h: &SchurGraph, b: &[f64], eq: &[bool], eps: f64, start: Option<(&[
 /// The Newton matrix `A + D` on the island's pattern, which the iterations
 /// do not change: its lower triangle in compressed columns, where each
 /// diagonal entry sits, and the symbolic analysis (AMD ordering, elimination
-/// tree, supernodes) made once.
+/// tree, supernodes) made once; where faer's factorization is simplicial, the
+/// permutation and each row's reach too ([`FixedLlt`]).
 struct Newton {
     a: SparseColMat<usize, f64>,
     diagonal: Vec<usize>,
-    symbolic: SymbolicLlt<usize>,
+    kind: Kind,
+}
+
+/// How [`Newton`] factors: [`FixedLlt`] on faer's simplicial analysis, or
+/// faer's own supernodal factorization (its last factor kept).
+enum Kind {
+    Fixed(Box<FixedLlt>),
+    Faer(SymbolicLlt<usize>, Option<Llt<usize, f64>>),
 }
 
 impl Newton {
@@ -168,18 +177,45 @@ impl Newton {
         let a = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &entries).ok()?;
         let (ptr, row) = (a.symbolic().col_ptr(), a.symbolic().row_idx());
         let diagonal = (0..n).map(|j| (ptr[j]..ptr[j + 1]).find(|&p| row[p] == j)).collect::<Option<Vec<_>>>()?;
-        let symbolic = SymbolicLlt::try_new(a.symbolic(), Side::Lower).ok()?;
-        Some(Newton { a, diagonal, symbolic })
+        let kind = match FixedLlt::new(a.as_ref()) {
+            Some(fixed) => Kind::Fixed(Box::new(fixed)),
+            None => Kind::Faer(SymbolicLlt::try_new(a.symbolic(), Side::Lower).ok()?, None),
+        };
+        Some(Newton { a, diagonal, kind })
     }
 
-    /// `A + D` with the diagonal `diag`, factored; `None` if it is not
+    /// `A + D` with the diagonal `diag`, factored; false if it is not
     /// positive definite to the machine.
-    fn factor(&mut self, diag: &[f64]) -> Option<Llt<usize, f64>> {
+    fn factor(&mut self, diag: &[f64]) -> bool {
         let vals = self.a.val_mut();
         for (p, d) in self.diagonal.iter().zip(diag) {
             vals[*p] = *d;
         }
-        Llt::try_new_with_symbolic(self.symbolic.clone(), self.a.as_ref(), Side::Lower).ok()
+        match &mut self.kind {
+            Kind::Fixed(fixed) => fixed.factor(self.a.val()),
+            Kind::Faer(symbolic, llt) => {
+                *llt = Llt::try_new_with_symbolic(symbolic.clone(), self.a.as_ref(), Side::Lower).ok();
+                llt.is_some()
+            }
+        }
+    }
+
+    /// `x` with `(A + D) x = rhs`, by the last factorization.
+    fn solve(&self, rhs: &[f64]) -> Vec<f64> {
+        match &self.kind {
+            Kind::Fixed(fixed) => {
+                let mut x = rhs.to_vec();
+                fixed.solve(&mut x);
+                x
+            }
+            Kind::Faer(_, llt) => {
+                let mut x = Mat::<f64>::from_fn(rhs.len(), 1, |i, _| rhs[i]);
+                if let Some(llt) = llt {
+                    llt.solve_in_place(x.as_mut());
+                }
+                (0..rhs.len()).map(|i| x[(i, 0)]).collect()
+            }
+        }
     }
 
     /// `A + D + δ diag(A)`, factored with the least `δ` of [`REGULARIZE`]
@@ -190,8 +226,8 @@ impl Newton {
     /// landing, and the step was `Unsolved`. The regularized step is an
     /// inexact Newton step: the next iteration's residual is taken with the
     /// true `A`, so the answer and its tolerance are unchanged.
-    fn regularized(&mut self, diag: &[f64], a: &[f64]) -> Option<Llt<usize, f64>> {
-        REGULARIZE.iter().find_map(|delta| {
+    fn regularized(&mut self, diag: &[f64], a: &[f64]) -> bool {
+        REGULARIZE.iter().any(|delta| {
             let d: Vec<f64> = diag.iter().zip(a).map(|(d, a)| d + delta * a).collect();
             self.factor(&d)
         })
@@ -200,13 +236,6 @@ impl Newton {
 
 /// The regularizations [`Newton::regularized`] tries, relative to each row's `A_ii`.
 const REGULARIZE: [f64; 3] = [1e-12, 1e-9, 1e-6];
-
-/// `x` with `(A + D) x = rhs`.
-fn solve_with(f: &Llt<usize, f64>, rhs: &[f64]) -> Vec<f64> {
-    let mut x = Mat::<f64>::from_fn(rhs.len(), 1, |i, _| rhs[i]);
-    f.solve_in_place(x.as_mut());
-    (0..rhs.len()).map(|i| x[(i, 0)]).collect()
-}
 
 /// The largest `α ≤ 1` with `λ + α Δλ ≥ 0` and `s + α Δs ≥ 0` on the
 /// inequalities, times `eta` when it stops short of 1.

@@ -15,6 +15,7 @@ pub mod anitescu_potra;
 pub mod cone_edges;
 pub mod cone_fixed_point;
 pub mod coulomb;
+pub mod fixed_llt;
 pub mod ipm;
 pub mod lcp;
 pub mod nsgs;
