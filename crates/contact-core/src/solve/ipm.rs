@@ -29,8 +29,10 @@
 //! the iterates converge to the problem's answer, not the regularized one.
 //!
 //! The pattern of `A + D` is the island's, whatever the iterate: faer's
-//! supernodal sparse Cholesky analyses it once (AMD ordering) and factors
-//! each iteration's values into it. An iteration costs one numeric
+//! sparse Cholesky analyses it once (AMD ordering) and
+//! [`crate::fixed_llt`] factors each iteration's values into it (the
+//! permutation and each row's reach made once too: faer's factor to the
+//! bit). An iteration costs one numeric
 //! factorization and two solves, and the iterations are few whatever the degeneracy (the
 //! pivoting's cost grows with the number of rows that change side): that is
 //! the bound. It stops when the residual and every `λ_i s_i` are below
