@@ -161,11 +161,22 @@ struct Newton {
     kind: Kind,
 }
 
+impl Drop for Newton {
+    /// The analysis goes back for the next solve on the same pattern.
+    fn drop(&mut self) {
+        if let Kind::Fixed(fixed) = std::mem::replace(&mut self.kind, Kind::Done) {
+            (*fixed).recycle();
+        }
+    }
+}
+
 /// How [`Newton`] factors: [`FixedLlt`] on faer's simplicial analysis, or
 /// faer's own supernodal factorization (its last factor kept).
 enum Kind {
     Fixed(Box<FixedLlt>),
     Faer(SymbolicLlt<usize>, Option<Llt<usize, f64>>),
+    /// Recycled ([`Newton`]'s drop).
+    Done,
 }
 
 impl Newton {
@@ -179,7 +190,7 @@ impl Newton {
         let a = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &entries).ok()?;
         let (ptr, row) = (a.symbolic().col_ptr(), a.symbolic().row_idx());
         let diagonal = (0..n).map(|j| (ptr[j]..ptr[j + 1]).find(|&p| row[p] == j)).collect::<Option<Vec<_>>>()?;
-        let kind = match FixedLlt::new(a.as_ref()) {
+        let kind = match FixedLlt::analysed(a.as_ref()) {
             Some(fixed) => Kind::Fixed(Box::new(fixed)),
             None => Kind::Faer(SymbolicLlt::try_new(a.symbolic(), Side::Lower).ok()?, None),
         };
@@ -195,6 +206,7 @@ impl Newton {
         }
         match &mut self.kind {
             Kind::Fixed(fixed) => fixed.factor(self.a.val()),
+            Kind::Done => false,
             Kind::Faer(symbolic, llt) => {
                 *llt = Llt::try_new_with_symbolic(symbolic.clone(), self.a.as_ref(), Side::Lower).ok();
                 llt.is_some()
@@ -210,6 +222,7 @@ impl Newton {
                 fixed.solve(&mut x);
                 x
             }
+            Kind::Done => rhs.to_vec(),
             Kind::Faer(_, llt) => {
                 let mut x = Mat::<f64>::from_fn(rhs.len(), 1, |i, _| rhs[i]);
                 if let Some(llt) = llt {
