@@ -13,6 +13,13 @@
 //! operation, so `L` is the same to the bit, and faer's solve takes it
 //! from there; where faer would choose its supernodal kind (large dense
 //! fronts) this type is not built and faer factors as before.
+//!
+//! An analysis outlives its solve: each thread keeps its four most recent
+//! ([`FixedLlt::recycle`]) for the next solve on the same pattern
+//! ([`FixedLlt::analysed`]), the friction fixed point's 5–25 solves of one
+//! island a step above all. Tried and left out: the rows of independent
+//! subtrees on several threads (bit for bit, but slower on a 1000-ball
+//! island, whose separators hold 40–70 % of the work; docs/performance.md).
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::SparseColMatRef;

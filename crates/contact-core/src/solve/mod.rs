@@ -1,6 +1,7 @@
 //! **Foundations, linear algebra**: the sparse `A = J M⁻¹ Jᵀ` of eq. (6)
 //! and its factorizations ([`schur`]), complementarity problems by pivoting
-//! ([`lcp`]) finished by an interior point ([`ipm`]), and planar Coulomb
+//! ([`lcp`]) finished by an interior point ([`ipm`], its Newton matrix
+//! factored on a pattern analysed once: [`fixed_llt`]), and planar Coulomb
 //! friction as a complementarity problem ([`coulomb`]), and at the velocity
 //! level as a fixed point of frictionless problems on the cone's edges
 //! ([`cone_fixed_point`], accelerated by [`anderson`], rescued by
