@@ -144,7 +144,7 @@ impl FixedLlt {
     }
 
     /// Keeps this analysis for [`FixedLlt::analysed`] on this thread (the
-    /// [`KEPT`] most recent).
+    /// four most recent, `KEPT`).
     pub fn recycle(self) {
         KEPT_ANALYSES.with(|kept| {
             let mut kept = kept.borrow_mut();
