@@ -65,7 +65,7 @@ impl FixedLlt {
         let symbolic =
             factorize_symbolic_cholesky(a.symbolic(), Side::Lower, Default::default(), Default::default()).ok()?;
         let SymbolicCholeskyRaw::Simplicial(simplicial) = symbolic.raw() else { return None };
-        let (l_ptr, l_row) = (simplicial.col_ptr().to_vec(), simplicial.row_idx().to_vec());
+        let (l_ptr, l_row) = (simplicial.col_ptr(), simplicial.row_idx());
         // The permuted upper triangle, its values the source's indices.
         let nnz = a.compute_nnz();
         let index: Vec<f64> = (0..nnz).map(|p| p as f64).collect();
@@ -87,6 +87,7 @@ impl FixedLlt {
         // The elimination tree: each column's first row below its diagonal.
         let parent: Vec<Option<usize>> =
             (0..n).map(|j| (l_ptr[j + 1] > l_ptr[j] + 1).then(|| l_row[l_ptr[j] + 1])).collect();
+        let len_val = l_row.len();
         // faer's `ereach`, row by row: each path from a row of `A` up the
         // tree, the later paths in front.
         let (mut reach_ptr, mut reach) = (vec![0usize], Vec::new());
@@ -114,7 +115,7 @@ impl FixedLlt {
             reach_ptr.push(reach.len());
         }
         Some(FixedLlt {
-            values: vec![0.0; l_row.len()],
+            values: vec![0.0; len_val],
             symbolic,
             col_ptr,
             row_idx,

@@ -299,10 +299,9 @@ pub(crate) fn step(
     let mut curvature = vec![0.0; m];
     // Each row's crossed gap in the last round (NaN: none).
     let mut last_gap = vec![f64::NAN; m];
-    // How many times each row was linearized again at the step's midpoint,
-    // and whether at `q⁺` (a stuck crossing), after which it stays there.
+    // How many times each row was linearized again at the step's midpoint
+    // ([`MIDPOINTS`] once it was at `q⁺`, a stuck crossing: it stays there).
     let mut midpoints = vec![0usize; m];
-    let mut at_end = vec![false; m];
     let start_gap: Vec<f64> = problem.rows.iter().map(|r| r.g).collect();
     let targets_at = |problem: &ContactProblem, share: f64, curvature: &[f64]| -> Vec<(f64, bool)> {
         (0..m)
@@ -446,6 +445,12 @@ pub(crate) fn step(
                 g < within - CROSSED * active
             })
             .collect();
+        // The step's midpoint, where a crossed row is linearized again.
+        let mid: Vec<f64> = if crossed.is_empty() {
+            Vec::new()
+        } else {
+            state.q.iter().zip(&next).map(|(a, b)| 0.5 * (a + b)).collect()
+        };
         for &(k, g) in &crossed {
             // A crossing the last round's correction did not move (a corner
             // come round the other body's corner, now against another face
@@ -459,27 +464,23 @@ pub(crate) fn step(
             // [`MIDPOINTS`] of those, the correction grows.
             let stuck = (g - last_gap[k]).abs() <= STUCK * g.abs();
             last_gap[k] = g;
-            let c = &model.constraints[k];
-            let relinearize = |problem: &mut ContactProblem, at: &[f64], g: f64| {
-                let r = c.eval(&model.bodies, at, &solved.qd);
-                problem.rows[k] = RowEval { g, ..r };
-                if c.friction > 0.0 {
-                    problem.tangents[k] = tangent_row(c, &model.bodies, at, &solved.qd);
-                }
-            };
-            if stuck {
-                let r = c.eval(&model.bodies, &next, &solved.qd);
-                relinearize(&mut problem, &next, r.g - h * r.row.dot(&solved.qd));
-                at_end[k] = true;
-                curvature[k] = 0.0;
-            } else if !at_end[k] && midpoints[k] < MIDPOINTS {
-                let mid: Vec<f64> = state.q.iter().zip(&next).map(|(a, b)| 0.5 * (a + b)).collect();
-                relinearize(&mut problem, &mid, start_gap[k]);
-                midpoints[k] += 1;
-                curvature[k] = 0.0;
+            let at = if stuck {
+                &next
+            } else if midpoints[k] < MIDPOINTS {
+                &mid
             } else {
                 curvature[k] += g / h;
+                continue;
+            };
+            let c = &model.constraints[k];
+            let r = c.eval(&model.bodies, at, &solved.qd);
+            let gap = if stuck { r.g - h * r.row.dot(&solved.qd) } else { start_gap[k] };
+            problem.rows[k] = RowEval { g: gap, ..r };
+            if c.friction > 0.0 {
+                problem.tangents[k] = tangent_row(c, &model.bodies, at, &solved.qd);
             }
+            midpoints[k] = if stuck { MIDPOINTS } else { midpoints[k] + 1 };
+            curvature[k] = 0.0;
         }
         if !crossed.is_empty() && rounds < MAX_ROUNDS {
             targets = targets_at(&problem, share, &curvature);
