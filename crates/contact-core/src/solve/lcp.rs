@@ -720,8 +720,9 @@ impl Work<'_> {
         // factorizations each.
         if cold || (large && start.is_some()) || !self.block(lp, idx, large && warm_given) {
             if large {
-                // A few block rounds from the warm or predicted set did not
-                // settle it: the interior point (see the module docs).
+                // Block rounds from the warm or predicted set did not settle
+                // it, or the proximal rounds from the last answer failed: the
+                // interior point (see the module docs).
                 self.interior(lp, idx, 0, false);
             } else {
                 // Shrink C until every λ_C ≥ 0 (a feasible start), then pivot
