@@ -698,13 +698,12 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// One island `idx` (in its factor's order): from `start` by proximal
-    /// steps, else block moves from the warm or predicted set, then the
-    /// interior point (large) or Dantzig's pivoting (small); refined where
-    /// the solve has not stopped short.
+    /// steps; else, a large island given a start straight to the interior
+    /// point, any other block moves from the warm or predicted set (a large
+    /// warm one stopped when `λ` explodes), then the interior point (large)
+    /// or Dantzig's pivoting (small); refined where the solve has not
+    /// stopped short and the answer is not the interior point's own.
     fn solve_island(&mut self, lp: &mut Lcp, idx: &[usize], start: Option<&[f64]>, cold: bool, warm_given: bool) {
-        // A large island warm from the previous step (a pile settling): if
-        // block moves do not converge, Dantzig starts from the warm set, not
-        // from the set the block moves left.
         self.island(idx);
         self.interior_stands = false;
         if let Some(start) = start
