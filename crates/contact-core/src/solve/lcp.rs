@@ -405,9 +405,13 @@ pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: 
 /// corrected by proximal-point steps ([`Work::proximal`]), kept when that is
 /// complementary; otherwise the rows held are the warm set of [`solve_lcp`].
 pub fn solve_lcp_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64) -> Lcp {
+    solve_from(graph, b, neq, start, tol, Limits::default())
+}
+
+fn solve_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64, limits: Limits) -> Lcp {
     let warm: Vec<bool> = start.iter().map(|l| *l > 0.0).collect();
     let start = warm.iter().any(|w| *w).then_some(start);
-    solve(graph, b, neq, &warm, start, tol, PREDICT_ROWS, Limits::default())
+    solve(graph, b, neq, &warm, start, tol, PREDICT_ROWS, limits)
 }
 
 /// [`solve_lcp_from`] where `λ⁰` is the last time step's answer, which may be
@@ -423,9 +427,7 @@ pub fn solve_lcp_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], 
 /// evaluation, the same retry sent a 300-ball pile at μ = 0.35 through a
 /// 34 s step.
 pub fn solve_lcp_from_step(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64) -> Lcp {
-    let warm: Vec<bool> = start.iter().map(|l| *l > 0.0).collect();
-    let start = warm.iter().any(|w| *w).then_some(start);
-    solve(graph, b, neq, &warm, start, tol, PREDICT_ROWS, Limits { thin: true, ..Limits::default() })
+    solve_from(graph, b, neq, start, tol, Limits { thin: true, ..Limits::default() })
 }
 
 /// The rows of a last step's answer taken as not held, relative to the
@@ -1578,6 +1580,60 @@ mod tests {
         assert!(ratio <= 1.0, "{ratio}");
         for i in 0..m {
             assert!(l.lambda[i] >= 0.0 && (l.clamped[i] || l.lambda[i] == 0.0), "λ_{i} = {}", l.lambda[i]);
+        }
+    }
+
+    /// A grid of 12 × 10 discs (230 rows, a large island) pressed down
+    /// (`b = 9.81` on the vertical rows) and pulled apart sideways (`b =
+    /// −0.5`): its answer holds the vertical rows and leaves the 110 side
+    /// rows at 0.
+    fn grid() -> (SchurGraph, Vec<f64>) {
+        let (cols, layers) = (12, 10);
+        let ball = |i: usize, j: usize| 2 * (j * cols + i);
+        let (mut rows, mut b) = (Vec::new(), Vec::new());
+        for j in 0..layers {
+            for i in 0..cols {
+                let k = ball(i, j);
+                rows.push(if j == 0 {
+                    SparseRow::from_entries(&[(k + 1, 1.0)])
+                } else {
+                    let o = ball(i, j - 1);
+                    SparseRow::from_entries(&[(k, 0.1), (k + 1, 1.0), (o, -0.1), (o + 1, -1.0)])
+                });
+                b.push(9.81);
+                if i + 1 < cols {
+                    let o = ball(i + 1, j);
+                    rows.push(SparseRow::from_entries(&[(k, -1.0), (o, 1.0)]));
+                    b.push(-0.5);
+                }
+            }
+        }
+        let refs: Vec<&SparseRow> = rows.iter().collect();
+        (SchurGraph::new(&refs, &vec![10.0; 2 * cols * layers]), b)
+    }
+
+    /// The last step's answer as an interior point leaves it, a hair above 0
+    /// on every row it does not hold: from it `solve_lcp_from` holds every
+    /// row, 110 of 230 leave in the first proximal round, the rounds give up
+    /// and the interior point runs again; `solve_lcp_from_step` tries them
+    /// once more without those rows and keeps that answer (another path: not
+    /// the same bits), exactly 0 where it holds no row, within the contract.
+    #[test]
+    fn a_step_started_from_an_interior_answer_drops_its_hairs() {
+        let (g, b) = grid();
+        let exact = solve_lcp(&g, &b, 0, &[], 0.0);
+        assert!(exact.capped.is_none());
+        let top = exact.lambda.iter().fold(0.0, |m: f64, l| m.max(*l));
+        let free = exact.lambda.iter().filter(|l| **l == 0.0).count();
+        assert!(free == 110 && b.len() > LARGE_ISLAND, "{free} rows free of {}", b.len());
+        let hairy: Vec<f64> = exact.lambda.iter().map(|l| l + 1e-9 * top).collect();
+        let from = solve_lcp_from(&g, &b, 0, &hairy, 0.0);
+        let step = solve_lcp_from_step(&g, &b, 0, &hairy, 0.0);
+        assert!(from.capped.is_none() && step.capped.is_none());
+        assert!(from.lambda != step.lambda, "the thinned start was not taken");
+        assert!(contract_ratio(&g, &b, 0, &step.lambda) <= 1.0);
+        for (i, (l, x)) in step.lambda.iter().zip(&exact.lambda).enumerate() {
+            assert!(if *x == 0.0 { *l == 0.0 } else { *l > 0.0 }, "row {i}: λ = {l} where the answer's is {x}");
         }
     }
 
