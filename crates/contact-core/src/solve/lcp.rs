@@ -1541,27 +1541,8 @@ mod tests {
     /// Dantzig from the warm set, within the contract ([`CONTRACT`]).
     #[test]
     fn a_large_warm_island_a_few_rows_off_ends_within_the_contract() {
-        let (cols, layers) = (12, 10);
-        let ball = |i: usize, j: usize| 2 * (j * cols + i);
-        let mut rows = Vec::new();
-        for j in 0..layers {
-            for i in 0..cols {
-                let b = ball(i, j);
-                rows.push(if j == 0 {
-                    SparseRow::from_entries(&[(b + 1, 1.0)])
-                } else {
-                    let o = ball(i, j - 1);
-                    SparseRow::from_entries(&[(b, 0.1), (b + 1, 1.0), (o, -0.1), (o + 1, -1.0)])
-                });
-                if i + 1 < cols {
-                    let o = ball(i + 1, j);
-                    rows.push(SparseRow::from_entries(&[(b, -1.0), (o, 1.0)]));
-                }
-            }
-        }
-        let refs: Vec<&SparseRow> = rows.iter().collect();
-        let g = SchurGraph::new(&refs, &vec![10.0; 2 * cols * layers]);
-        let m = rows.len();
+        let (g, vertical) = grid();
+        let m = vertical.len();
         assert!(m > LARGE_ISLAND, "{m} rows");
         // Gravity down every column, sideways pushes in alternate directions.
         let b: Vec<f64> = (0..m).map(|i| if i % 2 == 0 { 9.81 } else { 0.5 - (i % 4) as f64 * 0.5 }).collect();
@@ -1583,14 +1564,13 @@ mod tests {
         }
     }
 
-    /// A grid of 12 × 10 discs (230 rows, a large island) pressed down
-    /// (`b = 9.81` on the vertical rows) and pulled apart sideways (`b =
-    /// −0.5`): its answer holds the vertical rows and leaves the 110 side
-    /// rows at 0.
-    fn grid() -> (SchurGraph, Vec<f64>) {
+    /// A grid of 12 × 10 discs (230 rows, a large island): each disc's
+    /// vertical row on the floor or on the disc below, and a row to its
+    /// right-hand neighbour; with whether each row is vertical.
+    fn grid() -> (SchurGraph, Vec<bool>) {
         let (cols, layers) = (12, 10);
         let ball = |i: usize, j: usize| 2 * (j * cols + i);
-        let (mut rows, mut b) = (Vec::new(), Vec::new());
+        let (mut rows, mut vertical) = (Vec::new(), Vec::new());
         for j in 0..layers {
             for i in 0..cols {
                 let k = ball(i, j);
@@ -1600,16 +1580,16 @@ mod tests {
                     let o = ball(i, j - 1);
                     SparseRow::from_entries(&[(k, 0.1), (k + 1, 1.0), (o, -0.1), (o + 1, -1.0)])
                 });
-                b.push(9.81);
+                vertical.push(true);
                 if i + 1 < cols {
                     let o = ball(i + 1, j);
                     rows.push(SparseRow::from_entries(&[(k, -1.0), (o, 1.0)]));
-                    b.push(-0.5);
+                    vertical.push(false);
                 }
             }
         }
         let refs: Vec<&SparseRow> = rows.iter().collect();
-        (SchurGraph::new(&refs, &vec![10.0; 2 * cols * layers]), b)
+        (SchurGraph::new(&refs, &vec![10.0; 2 * cols * layers]), vertical)
     }
 
     /// The last step's answer as an interior point leaves it, a hair above 0
@@ -1620,7 +1600,10 @@ mod tests {
     /// the same bits), exactly 0 where it holds no row, within the contract.
     #[test]
     fn a_step_started_from_an_interior_answer_drops_its_hairs() {
-        let (g, b) = grid();
+        // Pressed down, pulled apart sideways: the answer holds the vertical
+        // rows and leaves the 110 side rows at 0.
+        let (g, vertical) = grid();
+        let b: Vec<f64> = vertical.iter().map(|v| if *v { 9.81 } else { -0.5 }).collect();
         let exact = solve_lcp(&g, &b, 0, &[], 0.0);
         assert!(exact.capped.is_none());
         let top = exact.lambda.iter().fold(0.0, |m: f64, l| m.max(*l));

@@ -34,9 +34,9 @@
 //! [[I, C_W], [0, K]]` and only `K` is ordered and factored; on a 300-ball
 //! pile at μ = 0.3 the mean step went from 90.7 to 73.1 ms, the ordering
 //! and the LU of the whole basis having cost more than the pivots). A
-//! pivot costs one sparse solve and `k` sparse eta updates; the values of the basic variables are
-//! updated by the ratio step and computed afresh, `B⁻¹ q`, at each
-//! refactorization.
+//! pivot costs one sparse solve and `k` sparse eta updates; the values of
+//! the basic variables are updated by the ratio step and computed afresh,
+//! `B⁻¹ q`, at each refactorization.
 //!
 //! **Degeneracy.** `q` is moved by a deterministic hair (1e-11 of its
 //! largest entry, as the dense method does), so that the ties of a
