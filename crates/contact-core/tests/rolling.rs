@@ -293,7 +293,7 @@ fn a_live_change_of_the_contacts_coefficients_replays_bit_for_bit() {
 /// The heap scene's claims without the resistance (its description, tour
 /// step 14): poured with `μ_r = 0` the discs roll out to a few degrees,
 /// poured frictionless they spread to one layer; with `μ_r = 0.3` they
-/// stand at 14.9° (`tests/it/tour.rs` checks that one where the tour stops).
+/// stand at 17.3° (`tests/it/tour.rs` checks that one where the tour stops).
 #[test]
 fn the_heap_poured_without_rolling_resistance_or_friction_spreads() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/scenes/heap.ron");

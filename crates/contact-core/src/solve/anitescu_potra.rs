@@ -18,11 +18,28 @@
 //! keep only their first line). A contact with rolling resistance
 //! ([`crate::rolling`]) has a second friction row, its rolling row `m`, with
 //! its own `λ⁺, λ⁻, β` and its own bound `μ_r P_n − λ⁺ − λ⁻ ≥ 0`: the box
-//! cone is the two bounds at once, and the problem keeps its form. Its matrix is copositive-plus, and the
-//! problem always has an answer: Lemke's method ([`crate::sparse_lemke`])
+//! cone is the two bounds at once, and the problem keeps its form. Its
+//! matrix is copositive-plus, and the problem always has an answer: Lemke's method ([`crate::sparse_lemke`])
 //! finds one. `A` has the sparsity of the contact graph ([`SchurGraph`]),
 //! and so has the problem's matrix: four unknowns a contact, a few dozen
 //! non-zeros a row.
+//!
+//! **The covering vector** of Lemke's walk ([`SparseLcp::cover`]) is
+//! given in each row's units: 1 on the normal rows and [`TANGENT_COVER`] on
+//! the tangential rows (speeds), and `μ / A_nn` on a contact's slip row (an
+//! impulse: the friction bound of the impulse that stops a unit of normal
+//! speed). The walk follows the answers of the problem with `z₀ d` added to
+//! `q` as `z₀` falls to 0: with the tangential rows covered more than the
+//! normal ones, it settles the contacts' normal impulses with the
+//! tangential rows still loose, and friction's statuses after. Replayed
+//! states of a 300-ball pile collapsing (each stepped once with each
+//! cover, so that no path differs): at μ = 0.3 (t = 0.55–0.66 s, 28 states)
+//! the walks took 4026 pivots on average where they took 6446 with `d = 1`,
+//! at μ = 0.5 (t = 0.4–0.6 s, 40 states) 1919 where they took 3163. A
+//! tangential cover of 10 gave as many pivots with more failed walks (3 of
+//! 19 against 1 of 17), one of 30 fewer pivots (3603) and 6 failed walks of
+//! 23; with 10 there, a slip rows' cover of 0.1, 0.01 or 0.001 gave 4004 to
+//! 4101 pivots.
 //!
 //! The answer goes back to the cone's edges of [`crate::cone_fixed_point`]:
 //! `π± = (P_n ± P_t/μ)/2`, clipped into the cone (`|P_t| ≤ μ P_n (1 + ε)`
@@ -32,6 +49,10 @@ use crate::cone_edges::Rows;
 use crate::constraint::SparseRow;
 use crate::schur::SchurGraph;
 use crate::sparse_lemke::{self, LemkeEnd, SparseLcp};
+
+/// The covering vector's entry on a tangential row, the normal rows' being
+/// 1 (module docs).
+pub const TANGENT_COVER: f64 = 5.0;
 
 /// The problem of an island and where its unknowns sit.
 pub struct Problem {
@@ -119,6 +140,9 @@ impl Problem {
             lcp.add(p + 2, i, mu);
             lcp.add(p + 2, p, -1.0);
             lcp.add(p + 2, p + 1, -1.0);
+            lcp.cover[p] = TANGENT_COVER;
+            lcp.cover[p + 1] = TANGENT_COVER;
+            lcp.cover[p + 2] = mu / graph.diag[i].max(f64::MIN_POSITIVE);
         }
         Some(Problem { lcp, nn, slots })
     }

@@ -3,15 +3,19 @@
 //! islands too large for a dense tableau ([`crate::cone_fixed_point`]).
 //!
 //! The problem is `w = M z + q ≥ 0`, `z ≥ 0`, `zᵀ w = 0` with `M` sparse
-//! (`m × m`). With the covering vector `d = 1` and the artificial `z₀`,
-//! Lemke's method walks the almost-complementary bases of
+//! (`m × m`). With a covering vector `d > 0` ([`SparseLcp::cover`], 1 by
+//! default) and the artificial `z₀`, Lemke's method walks the
+//! almost-complementary bases of
 //!
 //! ```text
 //! I w − M z − d z₀ = q                                               (1)
 //! ```
 //!
-//! from `z₀ = −min q` until `z₀` leaves the basis (an answer) or an
-//! entering column has no positive entry (a ray). For Anitescu–Potra's
+//! from `z₀ = max(−q_i / d_i)` until `z₀` leaves the basis (an answer) or an
+//! entering column has no positive entry (a ray). The walk follows the
+//! answers of `w = M z + q + z₀ d` as `z₀` falls to 0; any `d > 0` keeps the
+//! termination below, and which one is chosen sets how long the walk is
+//! (the caller's, [`crate::anitescu_potra`]). For Anitescu–Potra's
 //! problem of planar Coulomb friction at the velocity level (Anitescu &
 //! Potra 1997, Stewart & Trinkle 1996: `M` copositive-plus on the contact
 //! rows) it ends on an answer in exact arithmetic, with the lexicographic
@@ -49,11 +53,11 @@
 //! ([`END_FLOOR`]), clipped to 0, and held by the caller to its contract.
 //!
 //! On a 300-ball pile, round-off in the basis (up to 1e-8 of the basic
-//! values between two factorizations) outweighs that hair: about two walks
-//! in five fail (at the cap, on a last basis the true `q` leaves, on a
-//! false ray, or in a cycle, caught where a basis comes back at a
-//! factorization: the walk's state there is its basis and the variable
-//! that left, so it would repeat for ever). The walk is then tried again
+//! values between two factorizations) can outweigh that hair: a walk can
+//! end on a last basis the true `q` leaves, on a false ray, or in a cycle,
+//! caught where a basis comes back at a factorization (the walk's state
+//! there is its basis and the variable that left, so it would repeat for
+//! ever); the long ones are stopped at [`PIVOTS`]. The walk is then tried again
 //! with a hair of 1e-8 ([`PERTURBATIONS`]). The caller holds the answer to
 //! its own contract: a ray or the cap of pivots is a failure it reports,
 //! never an answer.
@@ -93,22 +97,29 @@ pub const START_FLOOR: f64 = 1e-9;
 /// were thrown away at 1e-9, then walked again with the larger hair to the
 /// same end: a second of pivots each, then the rescues.
 pub const END_FLOOR: f64 = 1e-6;
-/// Pivots of one walk, per unknown (`3 m + 100`): on a 300-ball pile at
-/// μ = 0.3 the walks that end on an answer take 0.7–2 m pivots (at most
-/// 4.2 m, 1 in 300 past 3 m); a walk that cycles is stopped at this.
-pub const PIVOTS: usize = 3;
+/// Pivots of one walk, per unknown (`6 m + 100`): a walk that cycles
+/// without coming back to a basis at a factorization is stopped at this.
+/// On a 300-ball pile at μ = 0.3 collapsing (t = 0.55–0.66 s) the walks
+/// that end on an answer took 2–2.9 m pivots, and one in three met the
+/// earlier cap of `3 m` before its end (then the walk with the larger hair,
+/// then the rescues: seconds a solve, up to 13 solves a step); with `6 m`
+/// those end at up to 5 m (28 states replayed: mean step 1091 → 758 ms,
+/// worst 4.1 → 2.2 s; `10 m` gave the same).
+pub const PIVOTS: usize = 6;
 
 /// `w = M z + q` with `M` stored by columns: `cols[j]` lists `(i, M_ij)`.
 #[derive(Clone, Debug, Default)]
 pub struct SparseLcp {
     pub cols: Vec<Vec<(usize, f64)>>,
     pub q: Vec<f64>,
+    /// The covering vector `d` of (1), every entry `> 0`.
+    pub cover: Vec<f64>,
 }
 
 impl SparseLcp {
     /// An empty problem of `m` unknowns.
     pub fn new(m: usize) -> SparseLcp {
-        SparseLcp { cols: vec![Vec::new(); m], q: vec![0.0; m] }
+        SparseLcp { cols: vec![Vec::new(); m], q: vec![0.0; m], cover: vec![1.0; m] }
     }
 
     /// `M_ij += v`.
@@ -300,7 +311,7 @@ fn column(lcp: &SparseLcp, v: Var) -> Vec<(usize, f64)> {
     } else if v < 2 * m {
         lcp.cols[v - m].iter().map(|&(i, x)| (i, -x)).collect()
     } else {
-        (0..m).map(|i| (i, -1.0)).collect()
+        lcp.cover.iter().enumerate().map(|(i, d)| (i, -d)).collect()
     }
 }
 
@@ -350,12 +361,13 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
     if !x.iter().all(|v| v.is_finite()) {
         return Err(LemkeEnd::Cap);
     }
-    // z₀ enters at the most negative basic value: then every one is `≥ 0`.
-    let r0 = (0..m).min_by(|&a, &b| x[a].total_cmp(&x[b])).ok_or(LemkeEnd::Cap)?;
-    let theta = -x[r0];
-    x.iter_mut().for_each(|xi| *xi += theta);
+    // z₀ enters where `x_i / d_i` is least: then every basic value is `≥ 0`.
+    let d0 = &lcp.cover;
+    let r0 = (0..m).min_by(|&a, &b| (x[a] / d0[a]).total_cmp(&(x[b] / d0[b]))).ok_or(LemkeEnd::Cap)?;
+    let theta = -x[r0] / d0[r0];
+    x.iter_mut().zip(d0).for_each(|(xi, di)| *xi += theta * di);
     x[r0] = theta;
-    basis.pivot(r0, &vec![-1.0; m]);
+    basis.pivot(r0, &d0.iter().map(|di| -di).collect::<Vec<f64>>());
     let mut leaving = vars[r0];
     vars[r0] = z0;
     let mut seen = std::collections::HashSet::new();
@@ -485,6 +497,24 @@ mod tests {
             for i in 0..m {
                 assert!(z[i] >= 0.0 && w[i] >= -1e-8 * scale, "seed {seed}: z {} w {}", z[i], w[i]);
                 assert!((z[i] * w[i]).abs() <= 1e-8 * scale * scale, "seed {seed}: z w = {}", z[i] * w[i]);
+            }
+        }
+    }
+
+    /// Any covering vector `d > 0` walks to the answer: the same problems
+    /// with `d` drawn over four decades give the dense tableau's (`d = 1`)
+    /// answer, unique where `M` is positive definite.
+    #[test]
+    fn any_positive_covering_vector_ends_on_the_answer() {
+        let mut rng = Lcg::new(5);
+        for seed in 1..40 {
+            let m = 4 + (seed as usize % 60);
+            let (mut lcp, mm) = random(seed, m);
+            lcp.cover = (0..m).map(|_| 10f64.powf(rng.range(-2.0, 2.0))).collect();
+            let z = lemke(&lcp).unwrap_or_else(|e| panic!("seed {seed}, m = {m}: {e:?}"));
+            let zd = crate::coulomb::lemke(&mm, &lcp.q).expect("the dense tableau's answer");
+            for (a, b) in z.iter().zip(&zd) {
+                assert!((a - b).abs() <= 1e-8 * (1.0 + b.abs()), "seed {seed}: {a} against {b}");
             }
         }
     }
