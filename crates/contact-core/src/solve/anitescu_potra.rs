@@ -19,16 +19,16 @@
 //! ([`crate::rolling`]) has a second friction row, its rolling row `m`, with
 //! its own `λ⁺, λ⁻, β` and its own bound `μ_r P_n − λ⁺ − λ⁻ ≥ 0`: the box
 //! cone is the two bounds at once, and the problem keeps its form. Its
-//! matrix is copositive-plus, and the problem always has an answer: Lemke's method ([`crate::sparse_lemke`])
-//! finds one. `A` has the sparsity of the contact graph ([`SchurGraph`]),
-//! and so has the problem's matrix: four unknowns a contact, a few dozen
-//! non-zeros a row.
+//! matrix is copositive-plus, and the problem always has an answer: Lemke's
+//! method ([`crate::sparse_lemke`]) finds one. `A` has the sparsity of the
+//! contact graph ([`SchurGraph`]), and so has the problem's matrix: four
+//! unknowns a contact, a few dozen non-zeros a row.
 //!
 //! **The covering vector** of Lemke's walk ([`SparseLcp::cover`]) is
 //! given in each row's units: 1 on the normal rows and [`TANGENT_COVER`] on
 //! the tangential rows (speeds), and `μ / A_nn` on a contact's slip row (an
 //! impulse: the friction bound of the impulse that stops a unit of normal
-//! speed). The walk follows the answers of the problem with `z₀ d` added to
+//! speed; `μ_r / A_nn` on a rolling row's). The walk follows the answers of the problem with `z₀ d` added to
 //! `q` as `z₀` falls to 0: with the tangential rows covered more than the
 //! normal ones, it settles the contacts' normal impulses with the
 //! tangential rows still loose, and friction's statuses after. Replayed

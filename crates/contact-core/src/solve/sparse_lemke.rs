@@ -57,10 +57,10 @@
 //! end on a last basis the true `q` leaves, on a false ray, or in a cycle,
 //! caught where a basis comes back at a factorization (the walk's state
 //! there is its basis and the variable that left, so it would repeat for
-//! ever); the long ones are stopped at [`PIVOTS`]. The walk is then tried again
-//! with a hair of 1e-8 ([`PERTURBATIONS`]). The caller holds the answer to
-//! its own contract: a ray or the cap of pivots is a failure it reports,
-//! never an answer.
+//! ever); the long ones are stopped at [`PIVOTS`]. The walk is then tried
+//! again with a hair of 1e-8 ([`PERTURBATIONS`]). The caller holds the
+//! answer to its own contract: a ray or the cap of pivots is a failure it
+//! reports, never an answer.
 //!
 //! A warm start (the complementary basis of the last step's contacts, its
 //! dependent rows dropped, covering vector `B_s 1`) was measured and left
