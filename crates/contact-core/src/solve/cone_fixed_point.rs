@@ -60,7 +60,8 @@
 //! 2e4 times the contract for 60 evaluations; Newton's step on `G − Id` is
 //! no cure there, its Jacobian is singular on the contacts that follow
 //! their shift and the step lands 1e7 times further off). Then, up to
-//! [`RESCUES`] times a solve:
+//! [`RESCUES`] times a solve ([`LARGE_RESCUES`] on an island past
+//! [`RESCUE_EDGES`] edges):
 //!
 //! 1. **The statuses the iterate holds, made exact** (`polish`): the
 //!    equations of those statuses on the held edges, their least-norm
@@ -165,6 +166,19 @@ pub const DEPTH: usize = 6;
 pub const STALL: usize = 4;
 /// Stalls a solve rescues (`polish`, then [`nsgs`] with corrections).
 pub const RESCUES: usize = 6;
+/// Stalls a solve rescues on an island past [`RESCUE_EDGES`] edges. There
+/// a rescue costs a second or two (`polish` is dense, the cube of the held
+/// edges, and it follows each chunk of sweeps), and a solve that misses
+/// goes back to the step, which solves again with the crossed rows'
+/// targets corrected (another problem). On 290-, 300- and 310-ball piles at
+/// μ = 0.3 over their first 2 s, the rescues ran in five solves (islands
+/// of 1090–1270 edges, after Lemke's walks missed): three met the contract
+/// after their first rescue, the other two spent all six (1.1–1.9 s each,
+/// 8.7 and 10.8 s a solve) and missed. With one, those runs end on the
+/// same states, bit for bit (the 290 balls' worst step 20.7 → 7.2 s).
+pub const LARGE_RESCUES: usize = 1;
+/// Edges past which an island has [`LARGE_RESCUES`] rescues.
+pub const RESCUE_EDGES: usize = 1024;
 /// The work of one run of [`nsgs`], in non-zeros of `A` visited: its sweeps
 /// are this over the non-zeros of one sweep.
 pub const SWEEP_WORK: usize = 40_000_000;
@@ -323,6 +337,7 @@ pub fn solve(
     let mut anderson = Anderson::new(DEPTH, STALL);
     let mut gauss_seidel: Option<Sweep> = None;
     let mut rescues = 0;
+    let most_rescues = if edge.len() > RESCUE_EDGES { LARGE_RESCUES } else { RESCUES };
     let mut lemke_tried = false;
     let mut iterations = 0;
     let mut nearest = f64::INFINITY;
@@ -409,7 +424,7 @@ pub fn solve(
                 return give_up();
             }
         }
-        if !rolls && stalled && rescues < RESCUES {
+        if !rolls && stalled && rescues < most_rescues {
             rescues += 1;
             // The statuses the iterate holds, made exact.
             if lcp.capped.is_none()
@@ -453,7 +468,7 @@ pub fn solve(
             anderson = Anderson::new(DEPTH, STALL);
             continue;
         }
-        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() || (stalled && (rolls || rescues >= RESCUES)) {
+        if iterations >= MAX_ITERATIONS || lcp.capped.is_some() || (stalled && (rolls || rescues >= most_rescues)) {
             // The rescues spent: the complete dense solve where the island
             // is not too large for it.
             if let Some(p) = (!rolls).then(|| complete(LAST_RESORT_ROWS)).flatten() {
