@@ -19,8 +19,10 @@
 //! ([`crate::rolling`]) has a second friction row, its rolling row `m`, with
 //! its own `λ⁺, λ⁻, β` and its own bound `μ_r P_n − λ⁺ − λ⁻ ≥ 0`: the box
 //! cone is the two bounds at once, and the problem keeps its form. Its
-//! matrix is copositive-plus, and the problem always has an answer: Lemke's
-//! method ([`crate::sparse_lemke`]) finds one. `A` has the sparsity of the
+//! matrix is copositive-plus, and the problem has an answer wherever some
+//! velocity meets every target (every `c ≥ 0`: `v = 0`; [`crate::cone_fixed_point`]
+//! on targets that push out): Lemke's method ([`crate::sparse_lemke`])
+//! finds one. `A` has the sparsity of the
 //! contact graph ([`SchurGraph`]), and so has the problem's matrix: four
 //! unknowns a contact, a few dozen non-zeros a row.
 //!
@@ -165,6 +167,37 @@ mod tests {
     use super::*;
     use crate::coulomb::{self, FrictionContact, dense_a};
     use crate::lcg::Lcg;
+
+    /// A disc jammed between two rough walls, both rows asked to push out
+    /// by 1e-9 m/s (left inside by 1e-12 m over a step of 1 ms): no
+    /// velocity meets both (`v_x ≥ 1e-9` and `−v_x ≥ 1e-9`), the problem has
+    /// no answer, and Lemke's walk ends on a ray, as it must. With each row
+    /// only kept from going deeper (`max(c, 0)`, what
+    /// [`crate::cone_fixed_point`] walks then) it has one, no row closing
+    /// (unsqueezed, the disc may fall: the walls press only as hard as the
+    /// answer chooses, the pile's statical indeterminacy).
+    #[test]
+    fn push_out_targets_no_velocity_meets_end_on_a_ray_and_kept_from_deeper_do_not() {
+        let (left, right) = (SparseRow::from_entries(&[(0, 1.0)]), SparseRow::from_entries(&[(0, -1.0)]));
+        let up = SparseRow::from_entries(&[(1, 1.0)]);
+        let rows = Rows {
+            normal: vec![&left, &right],
+            tangent: vec![Some((&up, 0.5)), Some((&up, 0.5))],
+            roll: vec![None, None],
+            neq: 0,
+        };
+        let (minv, vfree) = ([2.0, 2.0], [0.0, -0.0098]);
+        let apart = Problem::new(&rows, &minv, &vfree, &[-1e-9, -1e-9]).expect("no equalities");
+        assert_eq!(apart.solve().err(), Some(LemkeEnd::Ray));
+        let held = Problem::new(&rows, &minv, &vfree, &[0.0, 0.0]).expect("no equalities");
+        let answer = held.solve().expect("an answer");
+        let vx = minv[0] * (answer.normal[0] - answer.normal[1]);
+        assert!(vx.abs() <= 1e-15, "a row closes or opens: v_x = {vx}");
+        for i in 0..2 {
+            assert!(answer.normal[i] >= 0.0, "contact {i} pulls");
+            assert!(answer.tangent[i].abs() <= 0.5 * answer.normal[i] * (1.0 + 1e-12), "contact {i} outside its cone");
+        }
+    }
 
     /// Random contacts on `3 n` coordinates (full row rank: every target is
     /// reachable, so an answer exists), some without friction, the last

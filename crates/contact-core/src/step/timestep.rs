@@ -90,7 +90,9 @@
 //!
 //! **Where Newton's targets have no answer.** On a hyperstatic set they can
 //! ask what no velocity gives (a box struck into a corner: four rebound
-//! speeds for three coordinates); the plastic targets always have one. A
+//! speeds for three coordinates); the plastic targets have one (with
+//! friction, the rows left inside only kept from going deeper where
+//! pushing them out is what has none: [`cone_fixed_point`]). A
 //! solve with rebound targets therefore stops at the complete method's
 //! first walk ([`cone_fixed_point::Patience::Quick`]), not after the
 //! rescues that follow it, and the step takes the plastic answer; only
@@ -353,7 +355,7 @@ pub(crate) fn step(
         let start = previous.as_warm().unwrap_or(warm);
         let restitution = rows.iter().any(|&k| targets[k].1);
         // Newton's rebound targets may have no answer on a hyperstatic set;
-        // the plastic ones always have one.
+        // the plastic ones have one (module docs).
         let patience = if restitution { Patience::Quick } else { Patience::Full };
         solves += 1;
         let mut solved = solve_rows(&problem, &rows, neq, &targets, &vfree, &start, floor, patience);
@@ -364,8 +366,10 @@ pub(crate) fn step(
         // on rows that close their gap, `c ≥ 0`). Newton's targets on a
         // hyperstatic set can also ask what no velocity gives (a box struck
         // into a corner: four rebound speeds for three coordinates), where
-        // the plastic targets always can (`q̇⁺ = 0` meets `c ≥ 0`, and
-        // Anitescu–Potra's problem has an answer): the plastic answer,
+        // the plastic targets can (`q̇⁺ = 0` meets `c ≥ 0`, and
+        // Anitescu–Potra's problem has an answer; a row left inside, `c < 0`,
+        // is only kept from going deeper where pushing it out has none): the
+        // plastic answer,
         // without a search (each share that fails costs a failed solve).
         if restitution && solved.capped.is_some() {
             let plastic = targets_at(&problem, 0.0, &curvature);
