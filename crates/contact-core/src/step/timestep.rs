@@ -369,8 +369,8 @@ pub(crate) fn step(
         // the plastic targets can (`q̇⁺ = 0` meets `c ≥ 0`, and
         // Anitescu–Potra's problem has an answer; a row left inside, `c < 0`,
         // is only kept from going deeper where pushing it out has none): the
-        // plastic answer,
-        // without a search (each share that fails costs a failed solve).
+        // plastic answer, without a search (each share that fails costs a
+        // failed solve).
         if restitution && solved.capped.is_some() {
             let plastic = targets_at(&problem, 0.0, &curvature);
             solves += 1;
