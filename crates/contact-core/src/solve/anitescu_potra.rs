@@ -14,34 +14,34 @@
 //! w_β = μ P_n − λ⁺ − λ⁻      ≥ 0 ⊥ β ≥ 0
 //! ```
 //!
-//! (Stewart & Trinkle 1996, Anitescu & Potra 1997; rows without friction
-//! keep only their first line). A contact with rolling resistance
+//! (Stewart & Trinkle 1996, Anitescu & Potra 1997; rows without friction keep
+//! only their first line). A contact with rolling resistance
 //! ([`crate::rolling`]) has a second friction row, its rolling row `m`, with
 //! its own `λ⁺, λ⁻, β` and its own bound `μ_r P_n − λ⁺ − λ⁻ ≥ 0`: the box
-//! cone is the two bounds at once, and the problem keeps its form. Its
-//! matrix is copositive-plus, and the problem has an answer wherever some
-//! velocity meets every target (every `c ≥ 0`: `v = 0`; [`crate::cone_fixed_point`]
-//! on targets that push out): Lemke's method ([`crate::sparse_lemke`])
-//! finds one. `A` has the sparsity of the
-//! contact graph ([`SchurGraph`]), and so has the problem's matrix: four
-//! unknowns a contact, a few dozen non-zeros a row.
+//! cone is the two bounds at once, and the problem keeps its form. Its matrix
+//! is copositive-plus, and the problem has an answer wherever some velocity
+//! meets every target (every `c ≥ 0`: `v = 0`; [`crate::cone_fixed_point`] on
+//! targets that push out): Lemke's method ([`crate::sparse_lemke`]) finds
+//! one. `A` has the sparsity of the contact graph ([`SchurGraph`]), and so
+//! has the problem's matrix: four unknowns a contact, a few dozen non-zeros a
+//! row.
 //!
-//! **The covering vector** of Lemke's walk ([`SparseLcp::cover`]) is
-//! given in each row's units: 1 on the normal rows and [`TANGENT_COVER`] on
-//! the tangential rows (speeds), and `μ / A_nn` on a contact's slip row (an
+//! **The covering vector** of Lemke's walk ([`SparseLcp::cover`]) is given in
+//! each row's units: 1 on the normal rows and [`TANGENT_COVER`] on the
+//! tangential rows (speeds), and `μ / A_nn` on a contact's slip row (an
 //! impulse: the friction bound of the impulse that stops a unit of normal
-//! speed; `μ_r / A_nn` on a rolling row's). The walk follows the answers of the problem with `z₀ d` added to
-//! `q` as `z₀` falls to 0: with the tangential rows covered more than the
-//! normal ones, it settles the contacts' normal impulses with the
-//! tangential rows still loose, and friction's statuses after. Replayed
-//! states of a 300-ball pile collapsing (each stepped once with each
-//! cover, so that no path differs): at μ = 0.3 (t = 0.55–0.66 s, 28 states)
-//! the walks took 4026 pivots on average where they took 6446 with `d = 1`,
-//! at μ = 0.5 (t = 0.4–0.6 s, 40 states) 1919 where they took 3163. A
-//! tangential cover of 10 gave as many pivots with more failed walks (3 of
-//! 19 against 1 of 17), one of 30 fewer pivots (3603) and 6 failed walks of
-//! 23; with 10 there, a slip rows' cover of 0.1, 0.01 or 0.001 gave 4004 to
-//! 4101 pivots.
+//! speed; `μ_r / A_nn` on a rolling row's). The walk follows the answers of
+//! the problem with `z₀ d` added to `q` as `z₀` falls to 0: with the
+//! tangential rows covered more than the normal ones, it settles the
+//! contacts' normal impulses with the tangential rows still loose, and
+//! friction's statuses after. Replayed states of a 300-ball pile collapsing
+//! (each stepped once with each cover, so that no path differs): at μ = 0.3
+//! (t = 0.55–0.66 s, 28 states) the walks took 4026 pivots on average where
+//! they took 6446 with `d = 1`, at μ = 0.5 (t = 0.4–0.6 s, 40 states) 1919
+//! where they took 3163. A tangential cover of 10 gave as many pivots with
+//! more failed walks (3 of 19 against 1 of 17), one of 30 fewer pivots (3603)
+//! and 6 failed walks of 23; with 10 there, a slip rows' cover of 0.1, 0.01
+//! or 0.001 gave 4004 to 4101 pivots.
 //!
 //! The answer goes back to the cone's edges of [`crate::cone_fixed_point`]:
 //! `π± = (P_n ± P_t/μ)/2`, clipped into the cone (`|P_t| ≤ μ P_n (1 + ε)`

@@ -105,36 +105,35 @@
 //! Lemke's 0.2–1.4 s): over the 300-ball pile's first 0.6 s, mean 340 →
 //! 185 ms and worst 27 → 7.8 s; 100 balls over 2 s, 5.6 → 4.8 ms.
 //!
-//! **The complete method.** Coulomb's problem at the velocity level with
-//! the plane's two-edged cone has an answer wherever some velocity meets
-//! every row's target (Anitescu & Potra 1997: the problem's matrix is
+//! **The complete method.** Coulomb's problem at the velocity level with the
+//! plane's two-edged cone has an answer wherever some velocity meets every
+//! row's target (Anitescu & Potra 1997: the problem's matrix is
 //! copositive-plus, and a feasible problem of that kind has an answer), and
 //! Lemke's method on Anitescu–Potra's complementarity problem finds one.
 //! Targets `c ≥ 0` are met by `v = 0`. A row asked to push out (`c < 0`: a
 //! row left inside within the contract, up to 1e-10 m by default
-//! ([`crate::timestep::INSIDE`]),
-//! or a rebound) can ask what no velocity gives on a hyperstatic pile, and
-//! there the walk ends on a true ray: a 300-ball pile at μ = 0.3 (t = 0.864
-//! s, 543 rows, 30 of them inside by up to 1.3e-11 m) ended a step
-//! `Unsolved` so, every walk on a ray whatever its hair or covering vector.
-//! Where a walk ends on a ray and a target is negative, it is walked again with
-//! each row only kept from going deeper (`max(c, 0)`), and that answer is
-//! held to the true contract. An island of at most [`COMPLETE_ROWS`] rows goes at its first
-//! stall to the complete dense solve ([`crate::coulomb::Problem::solve`]:
-//! pivoting from the iterate's statuses, Lemke's method with `q` perturbed
-//! by a hair and its statuses then solved exactly, the enumeration where
-//! small). A larger island goes at its first stall, or after
-//! [`LEMKE_AFTER`] evaluations, to Newton's method on its statuses and
-//! then to Lemke's method on a sparse basis
-//! ([`crate::anitescu_potra`], [`crate::sparse_lemke`]: a few hundred
-//! milliseconds on the 800 edges of a 300-ball pile, where the rescues
-//! took seconds), and only where that misses to the rescues, then (up to
-//! [`LAST_RESORT_ROWS`] rows) to the dense solve. Each answer, whatever
-//! found it, is held to the contract below before it is taken. Lemke's
-//! method terminates in exact arithmetic; in floating point, on a
-//! hyperstatic heap, round-off can outweigh the perturbation that breaks
-//! its ties and it can end on a false ray: it is tried again with larger
-//! perturbations, and where all of it misses, the step says so.
+//! ([`crate::timestep::INSIDE`]), or a rebound) can ask what no velocity
+//! gives on a hyperstatic pile, and there the walk ends on a true ray: a
+//! 300-ball pile at μ = 0.3 (t = 0.864 s, 543 rows, 30 of them inside by up
+//! to 1.3e-11 m) ended a step `Unsolved` so, every walk on a ray whatever its
+//! hair or covering vector. Where a walk ends on a ray and a target is
+//! negative, it is walked again with each row only kept from going deeper
+//! (`max(c, 0)`), and that answer is held to the true contract. An island of
+//! at most [`COMPLETE_ROWS`] rows goes at its first stall to the complete
+//! dense solve ([`crate::coulomb::Problem::solve`]: pivoting from the
+//! iterate's statuses, Lemke's method with `q` perturbed by a hair and its
+//! statuses then solved exactly, the enumeration where small). A larger
+//! island goes at its first stall, or after [`LEMKE_AFTER`] evaluations, to
+//! Newton's method on its statuses and then to Lemke's method on a sparse
+//! basis ([`crate::anitescu_potra`], [`crate::sparse_lemke`]: a few hundred
+//! milliseconds on the 800 edges of a 300-ball pile, where the rescues took
+//! seconds), and only where that misses to the rescues, then (up to
+//! [`LAST_RESORT_ROWS`] rows) to the dense solve. Each answer, whatever found
+//! it, is held to the contract below before it is taken. Lemke's method
+//! terminates in exact arithmetic; in floating point, on a hyperstatic heap,
+//! round-off can outweigh the perturbation that breaks its ties and it can
+//! end on a false ray: it is tried again with larger perturbations, and where
+//! all of it misses, the step says so.
 //!
 //! **The contract** is the frictionless one ([`crate::lcp::CONTRACT`]) on
 //! (1) with `s` taken from the answer's own `v⁺` (not the iterate's): the
