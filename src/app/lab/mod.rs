@@ -14,10 +14,10 @@
 //! | [`worker`]     | [`StepInFlight`]: a step on worker threads, [`StepPhase`]            |
 //! | [`series`]     | what a series name reads from a step                                 |
 //! | [`geometry`]   | where constraints touch, the forces they apply, walls                |
-//! | [`gizmo`]      | arrows and dashes in world units                                     |
+//! | [`gizmo`](mod@gizmo) | arrows and dashes in world units                                     |
 //! | [`names`]      | [`names::seen_name`]: a constraint named by what a person sees       |
 //! | [`palette`]    | colours                                                              |
-//! | [`format`]     | numbers as the panels show them                                      |
+//! | [`format`](mod@format) | numbers as the panels show them                                      |
 //! | [`output`]     | [`OutputDir`]: the folder for screenshots and clips                  |
 //!
 //! [`LabPlugin`] registers all of it, so a feature plugin (or a headless test)

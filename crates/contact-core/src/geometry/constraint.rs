@@ -111,7 +111,7 @@ pub struct Constraint {
     pub friction: f64,
     /// Rolling resistance `μ_r` of a contact that has friction, between
     /// bodies of which one at least is a disc that turns
-    /// ([`crate::tangent::rolling_row`]): the torque it takes is at most
+    /// ([`crate::rolling::rolling_row`]): the torque it takes is at most
     /// `μ_r R* λ`, `R*` the contact's rolling radius. 0: they roll freely
     /// (the default); solved by time-stepping only.
     pub rolling: f64,

@@ -809,11 +809,11 @@ impl Problem {
     /// ```
     ///
     /// `K x = r` by Gaussian elimination with complete pivoting
-    /// ([`rank_revealing`]): `x₀`, and where `K` is singular (dependent
+    /// (`rank_revealing`): `x₀`, and where `K` is singular (dependent
     /// rows) the null space `N`. Its other solutions `x₀ + N y` must hold it
     /// too (the residual of `x₀`, to the strict contract), and the `y`
     /// deepest inside `G (x₀ + N y) ≥ h` comes from a small linear program
-    /// ([`deepest`], the rows of `w` divided by `‖A‖`).
+    /// (`deepest`, the rows of `w` divided by `‖A‖`).
     pub fn solve_status(&self, modes: &[Mode]) -> Option<Vec<f64>> {
         let of = self.contact_of();
         let m = self.m();

@@ -402,7 +402,7 @@ pub fn solve_lcp(graph: &SchurGraph, b: &[f64], neq: usize, warm: &[bool], tol: 
 
 /// [`solve_lcp`] from a previous answer `λ⁰` (a time step's impulses, the
 /// rows it held `λ⁰_i > 0`): on each island, first the rows held at `λ⁰`
-/// corrected by proximal-point steps ([`Work::proximal`]), kept when that is
+/// corrected by proximal-point steps (`Work::proximal`), kept when that is
 /// complementary; otherwise the rows held are the warm set of [`solve_lcp`].
 pub fn solve_lcp_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64) -> Lcp {
     solve_from(graph, b, neq, start, tol, Limits::default())
@@ -417,7 +417,7 @@ fn solve_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64
 /// [`solve_lcp_from`] where `λ⁰` is the last time step's answer, which may be
 /// the interior point's own (positive on rows it does not hold, a hair above
 /// 0): on a large island whose proximal rounds from `λ⁰` fail, they are tried
-/// once more from `λ⁰` with its rows below [`THIN`] of the island's largest
+/// once more from `λ⁰` with its rows below `THIN` of the island's largest
 /// impulse set to 0 (not held), before the interior point runs again. Without
 /// it a heap of 90 discs whose last landing step ended on the interior
 /// point's answer held every row in each resting step's warm set, whose

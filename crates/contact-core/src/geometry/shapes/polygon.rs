@@ -59,7 +59,7 @@ pub(super) fn check_polygon(v: &[Vector2<f64>]) -> Result<(), String> {
 /// far p is outside its line, how far along it p is, its length)`.
 pub type EdgeFrame = (Vector2<f64>, f64, f64, f64);
 
-/// Edge `k` of `corners` seen from `p` ([`EdgeFrame`]).
+/// Edge `k` of `corners` seen from `p` (`EdgeFrame`).
 pub fn edge_frame(corners: &[Vector2<f64>], k: usize, p: Vector2<f64>) -> EdgeFrame {
     let (v0, v1) = (corners[k], corners[(k + 1) % corners.len()]);
     let len = (v1 - v0).norm();

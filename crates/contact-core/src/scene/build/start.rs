@@ -10,7 +10,7 @@ use crate::body::BodyKind;
 use crate::constraint::ConstraintKind;
 use crate::model::{Model, State};
 
-/// A body that starts deeper than this (length units, [`Units`]) inside
+/// A body that starts deeper than this (length units, [`crate::units::Units`]) inside
 /// another or through a wall, or a constraint violated by more, is refused.
 pub(super) const START_DEPTH: f64 = 1e-9;
 
