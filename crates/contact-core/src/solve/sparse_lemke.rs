@@ -175,7 +175,8 @@ struct Basis {
     /// `K`'s rows (uncovered rows of `B`) and columns (positions of z's).
     krows: Vec<usize>,
     zpos: Vec<usize>,
-    /// The z positions' columns, whole.
+    /// The z positions' columns on the covered rows only (`C_W`): what
+    /// FTRAN and BTRAN read of them (`K`'s part is in its factors).
     cols: Vec<Vec<(usize, f64)>>,
     /// The pivots since the factorization, in order.
     etas: Vec<Eta>,
@@ -228,6 +229,8 @@ impl Basis {
             let symbolic = SymbolicLu::try_new(kk.symbolic()).ok()?;
             Some(Lu::try_new_with_symbolic(symbolic, kk.as_ref()).ok()?)
         };
+        let cols =
+            cols.into_iter().map(|col| col.into_iter().filter(|(i, _)| cover[*i] != usize::MAX).collect()).collect();
         Some(Basis { m, lu, cover, krows, zpos, cols, etas: Vec::new() })
     }
 
@@ -294,12 +297,7 @@ impl Basis {
         }
         if let Some(lu) = &self.lu {
             let mut x = Mat::<f64>::from_fn(self.zpos.len(), 1, |c, _| {
-                u[self.zpos[c]]
-                    - self.cols[c]
-                        .iter()
-                        .filter(|(r, _)| self.cover[*r] != usize::MAX)
-                        .map(|(r, v)| v * y[*r])
-                        .sum::<f64>()
+                u[self.zpos[c]] - self.cols[c].iter().map(|(r, v)| v * y[*r]).sum::<f64>()
             });
             lu.solve_transpose_in_place(x.as_mut());
             for (k, &row) in self.krows.iter().enumerate() {
