@@ -212,25 +212,27 @@ impl Basis {
         for (k, &i) in krows.iter().enumerate() {
             at[i] = k;
         }
-        let cols: Vec<Vec<(usize, f64)>> = zpos.iter().map(|&p| column(lcp, vars[p])).collect();
+        // Each z column split once: its uncovered rows are `K`'s entries,
+        // its covered rows `C_W`, kept for FTRAN and BTRAN.
+        let mut entries = Vec::new();
+        let cols: Vec<Vec<(usize, f64)>> = zpos
+            .iter()
+            .enumerate()
+            .map(|(c, &p)| {
+                let (in_k, covered): (Vec<_>, Vec<_>) =
+                    column(lcp, vars[p]).into_iter().partition(|(i, _)| at[*i] != usize::MAX);
+                entries.extend(in_k.into_iter().map(|(i, x)| Triplet::new(at[i], c, x)));
+                covered
+            })
+            .collect();
         let k = zpos.len();
         let lu = if k == 0 {
             None
         } else {
-            let mut entries = Vec::new();
-            for (c, col) in cols.iter().enumerate() {
-                for &(i, x) in col {
-                    if at[i] != usize::MAX {
-                        entries.push(Triplet::new(at[i], c, x));
-                    }
-                }
-            }
             let kk = SparseColMat::<usize, f64>::try_new_from_triplets(k, k, &entries).ok()?;
             let symbolic = SymbolicLu::try_new(kk.symbolic()).ok()?;
             Some(Lu::try_new_with_symbolic(symbolic, kk.as_ref()).ok()?)
         };
-        let cols =
-            cols.into_iter().map(|col| col.into_iter().filter(|(i, _)| cover[*i] != usize::MAX).collect()).collect();
         Some(Basis { m, lu, cover, krows, zpos, cols, etas: Vec::new() })
     }
 
@@ -307,11 +309,12 @@ impl Basis {
         y
     }
 
-    /// Records the pivot at position `r` on the entering column `d = B⁻¹ a`.
-    fn pivot(&mut self, r: usize, d: &[f64]) {
-        let mut column = d.to_vec();
-        column[r] = 0.0;
-        self.etas.push(Eta { r, pivot: d[r], d: column });
+    /// Records the pivot at position `r` on the entering column `d = B⁻¹ a`
+    /// (kept as it is, not copied: the walk is done with it).
+    fn pivot(&mut self, r: usize, mut d: Vec<f64>) {
+        let pivot = d[r];
+        d[r] = 0.0;
+        self.etas.push(Eta { r, pivot, d });
     }
 }
 
@@ -379,7 +382,7 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
     let theta = -x[r0] / d0[r0];
     x.iter_mut().zip(d0).for_each(|(xi, di)| *xi += theta * di);
     x[r0] = theta;
-    basis.pivot(r0, &d0.iter().map(|di| -di).collect::<Vec<f64>>());
+    basis.pivot(r0, d0.iter().map(|di| -di).collect());
     let mut leaving = vars[r0];
     vars[r0] = z0;
     let mut seen = std::collections::HashSet::new();
@@ -429,7 +432,7 @@ fn walk(lcp: &SparseLcp, by: f64) -> Result<Vec<f64>, LemkeEnd> {
             x[i] -= theta * d[i];
         }
         x[r] = theta;
-        basis.pivot(r, &d);
+        basis.pivot(r, d);
         leaving = vars[r];
         vars[r] = entering;
         if leaving == z0 {
