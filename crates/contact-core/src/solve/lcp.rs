@@ -112,11 +112,24 @@
 //! Each block or shrink round factors the island's `A_CC` anew with the sparse
 //! envelope Cholesky of [`crate::schur`]; a Dantzig pivot adds a row at the
 //! factor's end or takes one out by a rank-one update ([`Envelope::remove`]).
+//!
+//! **Files.** This one holds the entry points, the islands and the interior
+//! point's finish; `lcp/pivoting.rs` the block and Dantzig pivoting,
+//! `lcp/proximal.rs` the start from a previous answer and the finish of an
+//! answer, `lcp/contract.rs` the contract and the conflicting targets.
 
 use rayon::prelude::*;
 
 use crate::ipm;
 use crate::schur::{Envelope, PIVOT_TOL, SchurGraph};
+
+mod contract;
+mod pivoting;
+mod proximal;
+
+pub use contract::{
+    CONTRACT, Conflict, SELF_STRESS, contract_ratio, contract_ratio_above, island_ratios, least_squares,
+};
 
 /// Above this many rows the rounds keep their moves but not `λ` and `a`, and
 /// only the last round its clamped set: a pile of a thousand balls would
@@ -126,10 +139,6 @@ pub const DETAIL: usize = 256;
 
 /// Relative regularization of `A` (see the module docs).
 const REGULARIZATION: f64 = 1e-10;
-/// Refinement steps of an island's final answer (`Work::refine`).
-const REFINE: usize = 2;
-/// Rounds of block moves allowed without progress before single moves.
-const BLOCK_TRIES: usize = 3;
 
 /// One round of the pivoting: the clamped set it solved and the moves after it
 /// (local indices).
@@ -239,156 +248,6 @@ impl Cap {
     }
 }
 
-/// The contract's relative accuracy: every answer has `λ_i ≥ −ε_λ` and
-/// `a_i ≥ −ε_a` on the inequalities, `|a_i| ≤ ε_a` on the equalities and
-/// `|λ_i a_i| ≤ ε_c`, with, on each island,
-///
-/// ```text
-/// ε_a = CONTRACT (min(‖A‖ ‖λ‖, SELF_STRESS ‖b‖) + ‖b‖),   ε_λ = ε_a / ‖A‖,   ε_c = ε_a ‖λ‖ + ε_λ ‖a‖
-/// ```
-///
-/// (`‖A‖` the largest row sum of `|A_ij|`, the others largest entries): a
-/// multiple of the machine's `ε = 2.2e-16` (4.5e6 ε) of the island's own
-/// scale, whatever `τ`, `h` or the units. The pivoting works to a tenth of it.
-///
-/// The scale is the data's, `A` and `b`: the answer's own `‖λ‖` counts only
-/// up to [`SELF_STRESS`] `‖b‖ / ‖A‖`. Targets that no `λ ≥ 0` meets (a box
-/// overlapping two opposite walls, each row asked to push it out) solved
-/// through the regularization give a self-stress `λ ~ ‖b‖ / (ε ‖A‖)`, 1e10
-/// times the data, whose `a_i ≈ −b_i` a tolerance `1e-9 ‖A‖ ‖λ‖` accepted
-/// (issue 36, finding 7): they miss this contract, and [`crate::exact`]
-/// reports them as conflicting targets.
-pub const CONTRACT: f64 = 1e-9;
-
-/// How far past `‖b‖` the answer's `‖A‖ ‖λ‖` may scale the contract
-/// ([`CONTRACT`]): 10³, a mass ratio of a thousand across one island.
-/// Beyond, the tolerance stays `1e-6 ‖b‖`, which an answer solved to the
-/// machine's precision still meets up to a ratio of 1e9.
-pub const SELF_STRESS: f64 = 1e3;
-
-/// How far `λ` is from the contract ([`CONTRACT`]), as a multiple of its
-/// tolerances (at most 1: it holds), island by island.
-pub fn contract_ratio(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) -> f64 {
-    contract_ratio_above(graph, b, neq, lambda, 0.0)
-}
-
-/// [`contract_ratio`] with `ε_a` at least `floor` (an absolute speed, the
-/// caller's units): a problem whose data are all round-off (a disc wedged
-/// at rest in a corner, `b` at 1e-13 m/s) is held to its own round-off
-/// otherwise, which no answer meets.
-pub fn contract_ratio_above(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64], floor: f64) -> f64 {
-    ratios(graph, b, neq, lambda, floor).1.into_iter().fold(0.0, f64::max)
-}
-
-/// [`contract_ratio`] island by island: each row's island
-/// ([`SchurGraph::islands`]) and each island's ratio.
-pub fn island_ratios(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64]) -> (Vec<usize>, Vec<f64>) {
-    ratios(graph, b, neq, lambda, 0.0)
-}
-
-fn ratios(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64], floor: f64) -> (Vec<usize>, Vec<f64>) {
-    let a: Vec<f64> = graph.mul(lambda).iter().zip(b).map(|(x, y)| x - y).collect();
-    let island = graph.islands();
-    let n = island.iter().map(|i| i + 1).max().unwrap_or(0);
-    // Per island: ‖A‖, ‖b‖, ‖λ‖, ‖a‖.
-    let mut norms = vec![[0.0_f64; 4]; n];
-    for i in 0..b.len() {
-        let row = graph.diag[i].abs() + graph.adj[i].iter().map(|(_, v)| v.abs()).sum::<f64>();
-        let x = &mut norms[island[i]];
-        for (k, v) in [row, b[i].abs(), lambda[i].abs(), a[i].abs()].into_iter().enumerate() {
-            x[k] = x[k].max(v);
-        }
-    }
-    let mut worst = vec![0.0_f64; n];
-    for i in 0..b.len() {
-        let [an, bn, ln, aa] = norms[island[i]];
-        let ea = (CONTRACT * ((an * ln).min(SELF_STRESS * bn) + bn)).max(floor).max(f64::MIN_POSITIVE);
-        let el = ea / an.max(f64::MIN_POSITIVE);
-        let ec = ea * ln + el * aa;
-        let r = if i < neq {
-            a[i].abs() / ea
-        } else {
-            (-lambda[i] / el).max(-a[i] / ea).max((lambda[i] * a[i]).abs() / ec.max(f64::MIN_POSITIVE))
-        };
-        let w = &mut worst[island[i]];
-        *w = w.max(if r.is_nan() { f64::INFINITY } else { r });
-    }
-    (island, worst)
-}
-
-/// Targets that no `λ ≥ 0` meets, taken off where no force meets them
-/// ([`least_squares`]).
-#[derive(Clone, Debug)]
-pub struct Conflict {
-    /// The answer on the targets that can be met.
-    pub lcp: Lcp,
-    /// Those targets: `b` less the part no force meets.
-    pub targets: Vec<f64>,
-    /// The rows whose targets moved (local indices), and by how much at most.
-    pub rows: Vec<usize>,
-    pub worst: f64,
-}
-
-/// Rounds and relative shift of the least-`λ` iteration
-/// ([`SchurGraph::least_with_force`]), as [`crate::kkt`]'s.
-const LEAST_ROUNDS: usize = 3;
-const LEAST_SHIFT: f64 = 1e-8;
-/// Below this fraction of the largest target, a target met is round-off.
-const ROUND_OFF: f64 = 1e-12;
-
-/// Conflicting targets (issue 36, finding 7). When the answer `lambda`
-/// (clamped on `clamped`) misses the contract ([`CONTRACT`]) because the
-/// targets `b` of the rows it holds or violates, `S`, have a part off the
-/// range of `A_SS` (a box overlapping two opposite walls: each row asks to
-/// push it out, and no force does both), the regularized solve has put
-/// `b_N / ε` into a self-stress that pushes on nothing. That part is taken
-/// off: `b_N = b_S − A_SS x` with `x` the least-squares answer of
-/// `A_SS x = b_S` (the regularized solve, then the least `λ` with its force,
-/// [`SchurGraph::least_with_force`]: in the metric `diag(A)`), so
-/// `A_SS b_N = 0`: no force could have met any of it. The problem is solved
-/// again on the targets that are left, and that answer returned when it
-/// meets the contract on them (`None`: the answer holds, or what it misses
-/// is not a conflict of targets).
-pub fn least_squares(graph: &SchurGraph, b: &[f64], neq: usize, lambda: &[f64], clamped: &[bool]) -> Option<Conflict> {
-    if contract_ratio(graph, b, neq, lambda) <= 1.0 {
-        return None;
-    }
-    let force = graph.mul(lambda);
-    let floor = CONTRACT * b.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-    let set: Vec<usize> = (0..b.len()).filter(|&i| i < neq || clamped[i] || force[i] - b[i] < -floor).collect();
-    if set.is_empty() {
-        return None;
-    }
-    let g = graph.restrict(&set);
-    let bs: Vec<f64> = set.iter().map(|&i| b[i]).collect();
-    let x = g.least_with_force(&g.solve_regularized(&bs, REGULARIZATION), LEAST_SHIFT, LEAST_ROUNDS);
-    // What a force meets, to the round-off of `b` (a symmetric squeeze
-    // meets nothing: 1e-19 where `b` is 5e-6 is 0).
-    let noise = ROUND_OFF * bs.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-    let met = g.mul(&x);
-    let mut targets = b.to_vec();
-    for (l, &i) in set.iter().enumerate() {
-        targets[i] = if met[l].abs() > noise { met[l] } else { 0.0 };
-    }
-    let warm: Vec<bool> = (0..b.len()).map(|i| i >= neq && set.contains(&i)).collect();
-    let lcp = solve_lcp(graph, &targets, neq, &warm, 0.0);
-    if lcp.capped.is_some() || contract_ratio(graph, &targets, neq, &lcp.lambda) > 1.0 {
-        return None;
-    }
-    let miss: Vec<f64> = set.iter().map(|&i| (targets[i] - b[i]).abs()).collect();
-    let worst = miss.iter().copied().fold(0.0, f64::max);
-    let rows = set.iter().zip(&miss).filter(|(_, m)| **m > 1e-3 * worst).map(|(&i, _)| i).collect();
-    Some(Conflict { lcp, targets, rows, worst })
-}
-
-/// Dantzig's pivots on an island of `m` rows: at most `PIVOTS_PER_ROW m + 20`.
-const PIVOTS_PER_ROW: usize = 20;
-/// Dantzig's pivots on an island of `m` rows before the interior point
-/// finishes it: `BUDGET_PIVOTS + m / BUDGET_ROWS_PER_PIVOT`. Counted, not
-/// timed, so a replay takes the same path bit for bit.
-const BUDGET_PIVOTS: usize = 64;
-const BUDGET_ROWS_PER_PIVOT: usize = 2;
-
 /// Solves `a = A λ − b`, `a_i = 0` for `i < neq` (λ free), and for `i ≥ neq`
 /// `a_i ≥ 0, λ_i ≥ 0, λ_i a_i = 0`, for the sparse symmetric PSD `A` of `graph`.
 /// `warm[i]`: start with inequality `i` clamped.
@@ -429,10 +288,6 @@ fn solve_from(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64
 pub fn solve_lcp_from_step(graph: &SchurGraph, b: &[f64], neq: usize, start: &[f64], tol: f64) -> Lcp {
     solve_from(graph, b, neq, start, tol, Limits { thin: true, ..Limits::default() })
 }
-
-/// The rows of a last step's answer taken as not held, relative to the
-/// island's largest impulse ([`solve_lcp_from_step`]).
-const THIN: f64 = 1e-6;
 
 /// How far a solve goes on an island: Dantzig's pivots' cap where it stops
 /// short, and the budget past which the interior point finishes it (`None`:
@@ -607,51 +462,6 @@ fn apart(
     }
 }
 
-/// Rounds of block moves tried on an island before falling back to single pivots.
-const BLOCK_ROUNDS: usize = 40;
-/// The same on a large island (more than `LARGE_ISLAND` rows), warm or
-/// predicted, before the interior point finishes it. Its block moves find a
-/// set near the answer when one is (a settled pile: one round); past that
-/// they clamp dependent rows together, and each round is a factorization of
-/// the island. The interior point on faer's Cholesky takes 15–17 iterations
-/// there, 1.1–1.8 ms on 600 rows. A 300-ball pile's first 1.5 s (release,
-/// median / worst a step): 40 block rounds then Dantzig's pivoting to its
-/// budget, 25 / 205 ms (1000–1600 rounds in its slowest steps); 3 block
-/// rounds then the interior point, 13 / 312 ms; 1 round, 64 / 311 ms.
-const LARGE_ROUNDS: usize = 3;
-/// A settling island's block moves stop when `λ` grows this many times past
-/// the warm round's: dependent rows were clamped together.
-const EXPLOSION: f64 = 1e3;
-
-/// Rounds of proximal steps from a previous answer ([`solve_lcp_from`]), each
-/// one factorization, before the warm set's block rounds take over.
-const PROXIMAL_ROUNDS: usize = 4;
-/// A proximal round that moves more than one in this many of its clamped rows
-/// gives up at once ([`Work::proximal`]): a 1000-ball column still
-/// compressing sent 1100–1400 of 2250 negative in the first round, and its
-/// block moves oscillated through all 4 rounds (91.6 → 59.6 ms a step at
-/// t = 1.2 s); a settling 290-ball pile moves fewer, and converges. One in 8
-/// was too few for it (2.3 → 10.6 ms a step).
-const PROXIMAL_MOVES: usize = 3;
-/// On a large island, the proximal rounds go on past [`PROXIMAL_ROUNDS`], up
-/// to this many, while each moves at most one in [`PROXIMAL_LATE_MOVES`] of
-/// its clamped rows: a 1000-ball pile at rest needs 5–7 rounds of a few
-/// rows each to shed the contacts its gaps' round-off leaves open.
-const PROXIMAL_LATE_ROUNDS: usize = 16;
-const PROXIMAL_LATE_MOVES: usize = 64;
-/// A large island's proximal steps regularize with `ρ A_ii` instead of
-/// `ε A_ii` ([`REGULARIZATION`]), and take up to [`PROXIMAL_STEPS`] of them
-/// on the factor: a pile of a thousand balls at rest holds 2280 contacts on
-/// 2000 coordinates, and its targets (gaps of 1e-12 m over a step) leave
-/// `b_C` off the range of `A_CC` by 5e-9 m/s, which `1/ε` turned into
-/// impulses 10 times the answer's and hundreds of rows negative, every step.
-const PROXIMAL_REGULARIZATION: f64 = 1e-6;
-const PROXIMAL_STEPS: usize = 4;
-/// A large island's proximal answer holds where `|a_C|` is within this
-/// many times the solver's tolerance (a tenth of the contract): that same
-/// 5e-9 m/s is 1.5 of it, and only shedding the right contacts (the
-/// rounds) brings it to 1e-10.
-const PROXIMAL_HOLD: f64 = 5.0;
 /// Above this many rows a cold problem starts from a predicted clamped set.
 const PREDICT_ROWS: usize = 128;
 /// Above this many rows an island is large: a few block rounds, then the
@@ -768,30 +578,6 @@ impl Work<'_> {
         }
     }
 
-    /// [`Work::proximal`] from `start` without its rows below [`THIN`] of the
-    /// island's largest (not held), where it has any such row above 0
-    /// ([`solve_lcp_from_step`]); `C` back at `start`'s rows where it fails.
-    fn thinned(&mut self, lp: &mut Lcp, idx: &[usize], start: &[f64]) -> bool {
-        let cut = THIN * idx.iter().map(|&i| start[i]).fold(0.0, f64::max);
-        if !idx.iter().any(|&i| i >= self.neq && start[i] > 0.0 && start[i] <= cut) {
-            return false;
-        }
-        let mut thin = start.to_vec();
-        for &i in idx {
-            if i >= self.neq && thin[i] <= cut {
-                thin[i] = 0.0;
-            }
-            lp.clamped[i] = i < self.neq || thin[i] > 0.0;
-        }
-        if self.proximal(lp, idx, &thin) {
-            return true;
-        }
-        for &i in idx {
-            lp.clamped[i] = i < self.neq || start[i] > 0.0;
-        }
-        false
-    }
-
     /// Takes the island's norms for [`Work::tol`].
     fn island(&mut self, idx: &[usize]) {
         let g = self.graph;
@@ -851,232 +637,6 @@ impl Work<'_> {
         }
     }
 
-    /// One proximal-point step on the clamped rows factored in `f`
-    /// (`A_CC (1 + ε)`): `λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)`, the
-    /// residual taken with the true `A`.
-    fn correct(&self, f: &Envelope, lambda: &mut [f64]) {
-        let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - self.graph.row(i, lambda)).collect();
-        let dx = f.solve(&r);
-        for (p, &i) in f.order.iter().enumerate() {
-            lambda[i] += dx[p];
-        }
-    }
-
-    /// From a previous answer `λ⁰` on its rows held (`C`, the warm set):
-    /// `λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)` twice from `λ⁰_C`, one
-    /// factorization. For a singular, consistent `A_CC` (a hyperstatic pile
-    /// at rest: `b_C` is `J_C` times a velocity, less gaps at round-off) this
-    /// goes to the answer nearest `λ⁰`, so an interior `λ⁰` (the interior
-    /// point's, positive on every held row) stays positive while the pile
-    /// barely moves, where the basic answer of a set (pivoting's) has
-    /// negative entries on a hyperstatic set's noise. Kept when complementary
-    /// (`λ_C ≥ 0`, `|a_C| ≤ tol`, `a_N ≥ −tol`). Otherwise the rows with
-    /// `λ_i < 0` leave `C` (at `λ_i = 0`), those with `a_i < −tol` join it,
-    /// and the same steps go on from there, at most [`PROXIMAL_ROUNDS`]
-    /// times (a pile creeping: a contact opens or closes). When that does not
-    /// end, or `C` cannot hold (`|a_C| > tol` at `λ_C ≥ 0`), `λ` is left at 0
-    /// on the island, `C` at the warm set, and false is returned.
-    ///
-    /// A large island (more than [`LARGE_ISLAND`] rows) whose `b_C` is off
-    /// the range of a singular `A_CC` (a pile at rest, its gaps' round-off)
-    /// takes up to [`PROXIMAL_STEPS`] steps regularized by
-    /// [`PROXIMAL_REGULARIZATION`], holds within [`PROXIMAL_HOLD`] times
-    /// `tol`, and goes on for up to [`PROXIMAL_LATE_ROUNDS`] rounds while
-    /// they move few rows: the settled 1000-ball pile went from the interior
-    /// point every step (28 ms) to one or two factorizations (a median of
-    /// 6.4 ms, release, 29 Nov 2026).
-    fn proximal(&mut self, lp: &mut Lcp, idx: &[usize], start: &[f64]) -> bool {
-        let g = self.graph;
-        let large = idx.len() > LARGE_ISLAND;
-        let (rho, steps, hold, rounds) = if large {
-            (PROXIMAL_REGULARIZATION, PROXIMAL_STEPS, PROXIMAL_HOLD, PROXIMAL_LATE_ROUNDS)
-        } else {
-            (self.eps, REFINE, 1.0, PROXIMAL_ROUNDS)
-        };
-        for &i in idx {
-            lp.lambda[i] = if lp.clamped[i] { start[i] } else { 0.0 };
-        }
-        let worst_clamped =
-            |lp: &Lcp| idx.iter().filter(|&&i| lp.clamped[i]).map(|&i| lp.a[i].abs()).fold(0.0, f64::max);
-        // The last round's factor and its rows (the clamped set it left):
-        // the next factors again only from the first row of `idx` whose
-        // side changed (a row depends only on those before it, so this is
-        // bit for bit a fresh factorization; a standing 55-box pyramid at
-        // μ = 0.3 sheds an edge at −1e-8 in two steps of three).
-        let mut last: Option<(Envelope, Vec<bool>)> = None;
-        for round in 0..rounds {
-            let f = match last.take() {
-                None => self.factor_with(lp, idx, rho),
-                Some((mut f, had)) => {
-                    let k = idx.iter().zip(&had).position(|(&i, h)| lp.clamped[i] != *h).unwrap_or(idx.len());
-                    f.truncate(had[..k].iter().filter(|h| **h).count());
-                    self.push_clamped(&mut f, lp, &idx[k..]);
-                    f
-                }
-            };
-            // The island's sides the factor holds, in `idx`'s order.
-            let had: Vec<bool> = idx.iter().map(|&i| lp.clamped[i]).collect();
-            for &i in idx {
-                if !lp.clamped[i] {
-                    lp.lambda[i] = 0.0;
-                }
-            }
-            // The steps `REFINE` at least, then while `|a_C|` is over half
-            // the tolerance.
-            let mut tol = 0.0;
-            for k in 0..steps {
-                self.correct(&f, &mut lp.lambda);
-                if k + 1 >= REFINE {
-                    for &i in idx {
-                        lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
-                    }
-                    tol = self.tol(lp, idx);
-                    if worst_clamped(lp) <= 0.5 * tol {
-                        break;
-                    }
-                }
-            }
-            let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
-            let clamped = self.clamped_list(lp);
-            let (mut entered, mut left, mut holds) = (Vec::new(), Vec::new(), true);
-            for &i in idx {
-                let (l, a) = (lp.lambda[i], lp.a[i]);
-                if i < self.neq {
-                    holds &= a.abs() <= hold * tol;
-                } else if lp.clamped[i] {
-                    if l < -1e-12 * scale {
-                        left.push((i, l));
-                    } else {
-                        holds &= a.abs() <= hold * tol;
-                    }
-                } else if a < -tol {
-                    entered.push((i, a));
-                }
-            }
-            // Rows by the third changing side (a column still compressing,
-            // far from the last impulses): block moves from here oscillate,
-            // and each round is a factorization; the warm set's path takes it.
-            let moves = entered.len() + left.len();
-            let most = if round < PROXIMAL_ROUNDS { PROXIMAL_MOVES } else { PROXIMAL_LATE_MOVES };
-            if !holds || moves * most > clamped_count(lp, idx) {
-                break;
-            }
-            let done = moves == 0;
-            for &(i, _) in &left {
-                lp.clamped[i] = false;
-                lp.lambda[i] = 0.0;
-            }
-            for &(i, _) in &entered {
-                lp.clamped[i] = true;
-            }
-            self.record(lp, entered, left, clamped);
-            if done {
-                return true;
-            }
-            last = Some((f, had));
-        }
-        for &i in idx {
-            lp.lambda[i] = 0.0;
-            lp.a[i] = -self.b[i];
-            lp.clamped[i] = i < self.neq || start[i] > 0.0;
-        }
-        false
-    }
-
-    /// Refines an island's answer on its final clamped set: the regularized
-    /// factor `A_CC (1 + ε)` solves for the residual of the true `A`,
-    ///
-    /// ```text
-    /// λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)      (twice)
-    /// ```
-    ///
-    /// (a proximal-point step: each shrinks `a_C` by a factor of about `ε`
-    /// relative to the row's scale, and for a singular, consistent `A_CC` it
-    /// converges to an exact solution). Without it a row's `a_C` stays off by
-    /// `ε A_ii λ_i`, which masses spanning decades turn into 1e-9 m/s² on a
-    /// light ball. `a` is then taken with the true `A`.
-    fn refine(&self, lp: &mut Lcp, idx: &[usize]) {
-        let g = self.graph;
-        if self.basis(lp, idx) {
-            return;
-        }
-        let f = self.factor(lp, idx);
-        let residual = |l: &[f64]| f.order.iter().map(|&i| (self.b[i] - g.row(i, l)).abs()).fold(0.0, f64::max);
-        let mut worst = residual(&lp.lambda);
-        for _ in 0..REFINE {
-            let before: Vec<f64> = f.order.iter().map(|&i| lp.lambda[i]).collect();
-            self.correct(&f, &mut lp.lambda);
-            // A clamped set that is not consistent (`b_C` off the range of a
-            // singular `A_CC` by round-off) sends the step along the null
-            // space: kept only when it lowers the residual and keeps `λ_C ≥ 0`.
-            let after = residual(&lp.lambda);
-            if after.partial_cmp(&worst) != Some(std::cmp::Ordering::Less)
-                || f.order.iter().any(|&i| i >= self.neq && lp.lambda[i] < 0.0)
-            {
-                for (p, &i) in f.order.iter().enumerate() {
-                    lp.lambda[i] = before[p];
-                }
-                break;
-            }
-            worst = after;
-        }
-        for &i in idx {
-            lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
-        }
-    }
-
-    /// The crossover to a basis: the clamped rows factored exactly (no `ε`),
-    /// each row whose pivot falls below [`PIVOT_TOL`] of its `A_ii` left out
-    /// (it depends on the rows before it: a hyperstatic pile's extra
-    /// contacts), and `A_BB λ_B = b_B` solved on the independent rows `B`
-    /// that are left. Kept, with `C = B`, when it is complementary to the
-    /// tolerance (the rows left out included: `b_C` is then consistent). A
-    /// basis is what the next step's warm start needs: a dependent clamped set
-    /// whose `b_C` drifts off the range of `A_CC` sends the regularized solve
-    /// to `λ` 1e3 times the answer.
-    fn basis(&self, lp: &mut Lcp, idx: &[usize]) -> bool {
-        let g = self.graph;
-        let mut f = Envelope::new(lp.lambda.len(), 0.0);
-        for &i in idx {
-            if lp.clamped[i] {
-                f.push(g, i, PIVOT_TOL);
-            }
-        }
-        let x = f.solve(&f.order.iter().map(|&i| self.b[i]).collect::<Vec<_>>());
-        if f.order.iter().zip(&x).any(|(&i, &l)| i >= self.neq && l < 0.0) {
-            return false;
-        }
-        let saved: Vec<f64> = idx.iter().map(|&i| lp.lambda[i]).collect();
-        for &i in idx {
-            lp.lambda[i] = 0.0;
-        }
-        for (p, &i) in f.order.iter().enumerate() {
-            lp.lambda[i] = x[p];
-        }
-        let tol = self.tol(lp, idx);
-        let ok = idx.iter().all(|&i| {
-            let a = g.row(i, &lp.lambda) - self.b[i];
-            if f.contains(i) {
-                true
-            } else if i < self.neq || lp.clamped[i] {
-                a.abs() <= tol
-            } else {
-                a >= -tol
-            }
-        });
-        if !ok {
-            for (&i, &l) in idx.iter().zip(&saved) {
-                lp.lambda[i] = l;
-            }
-            return false;
-        }
-        for &i in idx {
-            lp.clamped[i] = i < self.neq || f.contains(i);
-            lp.a[i] = g.row(i, &lp.lambda) - self.b[i];
-        }
-        true
-    }
-
     /// `C` for the trace (only for problems small enough to read, see [`DETAIL`];
     /// the last round gets the final set in [`solve_lcp`]).
     fn clamped_list(&self, lp: &Lcp) -> Vec<usize> {
@@ -1095,78 +655,6 @@ impl Work<'_> {
             lambda: if detail { lp.lambda.clone() } else { Vec::new() },
             a: if detail { lp.a.clone() } else { Vec::new() },
         });
-    }
-
-    /// Block principal pivoting on one island (see the module docs). False when
-    /// it did not converge within [`BLOCK_ROUNDS`], or, with `guard`, as soon
-    /// as `λ` grows [`EXPLOSION`] times past the warm round's.
-    fn block(&mut self, lp: &mut Lcp, idx: &[usize], guard: bool) -> bool {
-        let rounds = if idx.len() > LARGE_ISLAND { LARGE_ROUNDS } else { BLOCK_ROUNDS };
-        let (mut best, mut tries) = (usize::MAX, BLOCK_TRIES);
-        let mut first_scale = 0.0;
-        for round in 0..rounds {
-            self.solve_clamped(lp, idx);
-            let tol = self.tol(lp, idx);
-            let clamped = self.clamped_list(lp);
-            let scale = idx.iter().map(|&i| lp.lambda[i].abs()).fold(0.0, f64::max);
-            if round == 0 {
-                first_scale = scale;
-            } else if guard && scale > EXPLOSION * first_scale.max(f64::MIN_POSITIVE) {
-                // Dependent rows entered together (a hyperstatic pile): no use going on.
-                return false;
-            }
-            let infeasible: Vec<usize> = idx
-                .iter()
-                .copied()
-                .filter(|&i| {
-                    i >= self.neq && if lp.clamped[i] { lp.lambda[i] < -1e-12 * scale } else { lp.a[i] < -tol }
-                })
-                .collect();
-            if infeasible.is_empty() {
-                self.record(lp, Vec::new(), Vec::new(), clamped);
-                return true;
-            }
-            let moves: Vec<usize> = if infeasible.len() < best {
-                best = infeasible.len();
-                tries = BLOCK_TRIES;
-                infeasible
-            } else if tries > 0 {
-                tries -= 1;
-                infeasible
-            } else {
-                vec![*infeasible.last().expect("not empty")]
-            };
-            let (mut entered, mut left) = (Vec::new(), Vec::new());
-            for i in moves {
-                if lp.clamped[i] {
-                    left.push((i, lp.lambda[i]));
-                } else {
-                    entered.push((i, lp.a[i]));
-                }
-                lp.clamped[i] = !lp.clamped[i];
-            }
-            self.record(lp, entered, left, clamped);
-        }
-        false
-    }
-
-    /// Releases clamped inequalities with `λ < 0` until none is left: the start
-    /// Dantzig's pivoting needs (`λ_C ≥ 0`, `a_C = 0`). `C` only shrinks, so it ends.
-    fn shrink(&mut self, lp: &mut Lcp, idx: &[usize]) {
-        loop {
-            self.solve_clamped(lp, idx);
-            let negative: Vec<usize> =
-                idx.iter().copied().filter(|&i| i >= self.neq && lp.clamped[i] && lp.lambda[i] < 0.0).collect();
-            if negative.is_empty() {
-                return;
-            }
-            let clamped = self.clamped_list(lp);
-            let left = negative.iter().map(|&i| (i, lp.lambda[i])).collect();
-            for &i in &negative {
-                lp.clamped[i] = false;
-            }
-            self.record(lp, Vec::new(), left, clamped);
-        }
     }
 
     /// Finishes an island with the interior point ([`crate::ipm`]): a large
@@ -1206,125 +694,6 @@ impl Work<'_> {
         }
         let clamped = self.clamped_list(lp);
         self.record(lp, Vec::new(), Vec::new(), clamped);
-    }
-
-    /// Dantzig's principal pivoting (Baraff 1994) on one island, from a clamped
-    /// set with `λ_C ≥ 0` (`E` alone on a small cold problem):
-    /// each inequality `d` with `a_d < 0` is driven to zero along
-    ///
-    /// ```text
-    /// Δλ_d = 1,   Δλ_C = −A_CC⁻¹ A_Cd,   Δa = A Δλ
-    /// ```
-    ///
-    /// by the largest step that keeps `λ_C ≥ 0` and `a_N ≥ 0` (the ratio test);
-    /// the blocking index changes side and the drive resumes until `a_d = 0`.
-    /// Rows with `a_i ≥ −tol` are not driven.
-    fn dantzig(&mut self, lp: &mut Lcp, idx: &[usize]) {
-        self.solve_clamped(lp, idx);
-        let max_pivots = self.limits.cap.unwrap_or(PIVOTS_PER_ROW * idx.len() + 20);
-        let budget = self.limits.budget.unwrap_or(BUDGET_PIVOTS + idx.len() / BUDGET_ROWS_PER_PIVOT);
-        let mut pivots = 0;
-        let mut f = self.factor(lp, idx);
-        loop {
-            let tol = self.tol(lp, idx);
-            let next = idx
-                .iter()
-                .copied()
-                .filter(|&i| i >= self.neq && !lp.clamped[i] && lp.a[i] < -tol)
-                .min_by(|&i, &j| lp.a[i].total_cmp(&lp.a[j]));
-            let Some(d) = next else { return };
-            let a_start = lp.a[d];
-            loop {
-                if pivots >= max_pivots {
-                    lp.capped = Some(Cap { rows: idx.len(), pivots, why: Stop::Pivots });
-                    return;
-                }
-                if pivots >= budget {
-                    self.interior(lp, idx, pivots, true);
-                    return;
-                }
-                pivots += 1;
-                // Δλ on C ∪ {d}.
-                let mut rhs = vec![0.0; f.len()];
-                for (i, v) in &self.graph.adj[d] {
-                    if let Some(p) = f.position(*i) {
-                        rhs[p] = -v;
-                    }
-                }
-                let x = f.solve(&rhs);
-                let mut support: Vec<(usize, f64)> = f.order.iter().copied().zip(x).collect();
-                support.push((d, 1.0));
-                // Δa = A Δλ on the rows the support touches.
-                let mut touched = Vec::new();
-                for &(j, dl) in &support {
-                    for &(i, v) in self.graph.adj[j].iter().chain([&(j, self.graph.diag[j] * (1.0 + self.eps))]) {
-                        if self.da[i] == 0.0 {
-                            touched.push(i);
-                        }
-                        self.da[i] += v * dl;
-                    }
-                }
-                let tiny = 1e-14;
-                let mut best: Option<(f64, usize)> = None;
-                let mut consider = |s: f64, i: usize| {
-                    if best.is_none_or(|(bs, _)| s < bs) {
-                        best = Some((s.max(0.0), i));
-                    }
-                };
-                if self.da[d] > tiny {
-                    consider(-lp.a[d] / self.da[d], d);
-                }
-                for &(i, dl) in &support[..support.len() - 1] {
-                    if i >= self.neq && dl < -tiny {
-                        consider(-lp.lambda[i] / dl, i);
-                    }
-                }
-                for &i in &touched {
-                    if !lp.clamped[i] && i != d && i >= self.neq && self.da[i] < -tiny && lp.a[i] >= -tol {
-                        consider(-lp.a[i] / self.da[i], i);
-                    }
-                }
-                let Some((s, j)) = best else {
-                    // Nothing blocks and a_d cannot rise: the constraints are infeasible.
-                    for &i in &touched {
-                        self.da[i] = 0.0;
-                    }
-                    lp.capped = Some(Cap { rows: idx.len(), pivots, why: Stop::Infeasible });
-                    return;
-                };
-                for &(i, dl) in &support {
-                    lp.lambda[i] += s * dl;
-                }
-                for &i in &touched {
-                    lp.a[i] += s * self.da[i];
-                    self.da[i] = 0.0;
-                }
-                // Each pivot is one solve with the clamped set after it.
-                let entering = j == d || !lp.clamped[j];
-                if entering {
-                    lp.clamped[j] = true;
-                    lp.a[j] = 0.0;
-                    if !f.push(self.graph, j, 0.0) {
-                        f = self.factor(lp, idx);
-                    }
-                } else {
-                    lp.clamped[j] = false;
-                    lp.lambda[j] = 0.0;
-                    for i in f.remove(self.graph, j, 0.0) {
-                        lp.clamped[i] = false;
-                    }
-                }
-                let clamped = self.clamped_list(lp);
-                if entering {
-                    self.record(lp, vec![(j, if j == d { a_start } else { 0.0 })], Vec::new(), clamped);
-                } else {
-                    self.record(lp, Vec::new(), vec![(j, 0.0)], clamped);
-                }
-                if j == d {
-                    break;
-                }
-            }
-        }
     }
 }
 
