@@ -1,8 +1,8 @@
 //! The linear algebra of one status vector's system for [`super`]: a
-//! rank-revealing elimination and the answer deepest in the cone along its
-//! null space (dense, small islands), the sparse envelope Cholesky with
-//! Woodbury's update for the slips (large ones), and the regularized dense
-//! solves with refinement.
+//! rank-revealing elimination, and the point of its null space deepest
+//! inside the status's inequalities (dense, small islands); the sparse
+//! envelope Cholesky with Woodbury's update for the slips (large ones); and
+//! the regularized dense solves with refinement.
 
 use super::*;
 
