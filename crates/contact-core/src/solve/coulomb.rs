@@ -114,7 +114,7 @@ mod status_system;
 
 pub use dense_lemke::{LEMKE_PIVOTS, LemkeEnd, PERTURB, PIVOT_TOL, lemke, perturbed};
 pub use enumeration::ENUMERATION_LIMIT;
-use status_system::*;
+use status_system::{MAX_WOODBURY, regularized_solve, regularized_solve_many, sparse_solve};
 
 /// A friction contact: its rows and coefficient.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -64,7 +64,7 @@ pub(super) struct Sweep {
     pub(super) b: Vec<f64>,
     pub(super) pairs: Vec<Pair>,
     /// The tangential row of each normal row with friction.
-    pub(super) tangent_of: Vec<usize>,
+    tangent_of: Vec<usize>,
     pub(super) max_sweeps: usize,
 }
 

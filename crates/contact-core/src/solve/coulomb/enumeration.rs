@@ -3,6 +3,7 @@
 //! ([`Problem::solve_status`]): the oracle of the small islands, and the
 //! last resort of [`super`]'s solve.
 
+use super::status_system::{deepest, rank_revealing};
 use super::*;
 
 /// The most status vectors an island may have for [`Problem::enumerate`]:

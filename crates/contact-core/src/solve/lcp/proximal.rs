@@ -77,7 +77,7 @@ impl Work<'_> {
     /// One proximal-point step on the clamped rows factored in `f`
     /// (`A_CC (1 + ε)`): `λ_C ← λ_C + (A_CC (1 + ε))⁻¹ (b_C − A_C λ)`, the
     /// residual taken with the true `A`.
-    pub(super) fn correct(&self, f: &Envelope, lambda: &mut [f64]) {
+    fn correct(&self, f: &Envelope, lambda: &mut [f64]) {
         let r: Vec<f64> = f.order.iter().map(|&i| self.b[i] - self.graph.row(i, lambda)).collect();
         let dx = f.solve(&r);
         for (p, &i) in f.order.iter().enumerate() {
