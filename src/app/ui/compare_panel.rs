@@ -94,14 +94,15 @@ impl ComparePanel<'_, '_, '_> {
         let mut open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(tall);
         self.header(ui, &mut open);
         ui.data_mut(|d| d.insert_temp(id, open));
-        if !open {
-            return;
-        }
         let rows = self.rows();
-        // Wider than the view's column in a small window: it scrolls sideways.
-        egui::ScrollArea::horizontal().show(ui, |ui| self.table(ui, &rows));
+        if open {
+            // Wider than the view's column in a small window: it scrolls sideways.
+            egui::ScrollArea::horizontal().show(ui, |ui| self.table(ui, &rows));
+        }
         // A lane that diverged or stopped (an unsolved step: the heap's
-        // rolling resistance under the paper's scheme) says why, once per cause.
+        // rolling resistance under the paper's scheme) says why, once per
+        // cause, the table folded or not: folded, its outlines would stand
+        // still in the view with nothing to say why.
         let mut said: Vec<&str> = Vec::new();
         for r in &rows {
             let Some(why) = r.note.as_deref() else { continue };
