@@ -211,19 +211,7 @@ pub(crate) fn first_activation(
     let mut constraints: Vec<usize> = crossing.iter().copied().filter(|&k| g_now[k] <= settings.tol.active).collect();
     constraints.extend(dip.map(|(_, k)| k));
     *state = at;
-    let before = model.kinetic_energy(state);
-    let result = impulse::resolve(model, state, &impact(settings), &g_now, &hit_before(model, earlier), h - first);
-    Some(Event {
-        t: state.t,
-        dt: first,
-        constraints,
-        approach_speed: result.approach_speed,
-        impulse: result.impulse,
-        friction: result.friction,
-        without_collision: Vec::new(),
-        mode: settings.events.impulses,
-        energy_lost: before - model.kinetic_energy(state),
-    })
+    Some(impact_event(model, settings, state, earlier, (&g_now, h - first), first, constraints))
 }
 
 /// A bound on how fast the gaps of rows on bodies that turn change over a
@@ -373,19 +361,34 @@ pub(crate) fn touching_impact(
         return None;
     }
     let g: Vec<f64> = rows.iter().map(|r| r.g).collect();
+    Some(impact_event(model, settings, state, earlier, (&g, h), 0.0, approaching))
+}
+
+/// The impact on `constraints` at `state` (`q̇` changed: [`impulse::resolve`]
+/// with `g` the values there and `left` of the step), as the event of the
+/// step that reached it after `dt`, with the energy it took.
+fn impact_event(
+    model: &Model,
+    settings: &Settings,
+    state: &mut State,
+    earlier: &[Event],
+    (g, left): (&[f64], f64),
+    dt: f64,
+    constraints: Vec<usize>,
+) -> Event {
     let before = model.kinetic_energy(state);
-    let result = impulse::resolve(model, state, &impact(settings), &g, &hit_before(model, earlier), h);
-    Some(Event {
+    let result = impulse::resolve(model, state, &impact(settings), g, &hit_before(model, earlier), left);
+    Event {
         t: state.t,
-        dt: 0.0,
-        constraints: approaching,
+        dt,
+        constraints,
         approach_speed: result.approach_speed,
         impulse: result.impulse,
         friction: result.friction,
         without_collision: Vec::new(),
         mode: settings.events.impulses,
         energy_lost: before - model.kinetic_energy(state),
-    })
+    }
 }
 
 /// What an impact reads of the settings: `τ`, the active tolerance, the
