@@ -179,6 +179,35 @@ fn compare_prints_one_row_per_method() {
     assert_eq!(rows[4].split_whitespace().nth(3), Some("0"), "{text}");
 }
 
+/// The heap under every method: the paper's scheme stops at its first step
+/// (rolling resistance is solved by time-stepping only), and the table keeps
+/// those rows, says why once under it, and still gives time-stepping's run;
+/// the paper's algorithms, which leave friction aside, are marked "no μ".
+#[test]
+fn compare_keeps_the_runs_that_did_not_stop_and_says_why_the_others_did() {
+    let args = CompareArgs { scene: scene("heap.ron"), duration: Some(0.01), balls: None };
+    let mut out = Vec::new();
+    compare(&args, &mut out).expect("time-stepping's run is a table");
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("method")).expect("a header row");
+    let rows = &lines[header + 1..header + 1 + contact_core::Method::ALL.len()];
+    for (row, a) in rows.iter().zip(contact_core::Method::ALL) {
+        assert!(row.starts_with(a.label()), "{row}");
+        let stopped = row.contains("stopped at t = 0 s");
+        assert_eq!(stopped, a.scheme == contact_core::Scheme::EventDriven, "{text}");
+        assert_eq!(row.contains("no μ"), a.algorithm != contact_core::Algorithm::Exact, "{text}");
+    }
+    // Time-stepping ran its 10 steps: one velocity problem each, no event.
+    assert_eq!(rows[4].split_whitespace().nth(3), Some("0"), "{text}");
+    assert_eq!(rows[4].split_whitespace().nth(4), Some("1.000"), "{text}");
+    let why: Vec<&&str> =
+        lines.iter().filter(|l| l.contains("rolling resistance is solved by time-stepping")).collect();
+    assert_eq!(why.len(), 1, "one line per cause: {text}");
+    assert!(why[0].starts_with("Platt, Platt improved, Right, Exact (LCP) stopped:"), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("no μ:")), "{text}");
+}
+
 #[test]
 fn bad_scenes_are_errors_that_say_where() {
     let dir = tempfile::tempdir().unwrap();
